@@ -1,0 +1,86 @@
+// The one interface every agent folder implements: find its homes, discover sessions cheaply,
+// parse one session into the record, and declare the session's custody tree.
+import type { AgentId, Detail, SessionRecord } from '../record/types.js';
+
+/** How the CLI edge hands the environment down: agents never read `process.env` themselves. */
+export interface HomeLookup {
+  env(name: string): string | undefined;
+  /** The user's home directory. */
+  homedir: string;
+}
+
+export interface SessionFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A session found by discovery: paths, sizes and mtimes only, no full parse. */
+export interface DiscoveredSession {
+  agent: AgentId;
+  sessionId: string;
+  /** The agent home (installation root) the session was found under. */
+  home: string;
+  /** What `show` accepts for it: the main file, or the folder for agents that keep one per session. */
+  path: string;
+  /** Every file the record is read from, the main one first. */
+  files: SessionFile[];
+  /** The working directory when discovery learns it cheaply (never by decoding a folder name). */
+  cwd?: string;
+}
+
+export const problemKinds = ['unreadable', 'unparsed', 'oversized'] as const;
+export type ProblemKind = (typeof problemKinds)[number];
+
+/** A file that could not be read (`unreadable`), held no session (`unparsed`) or broke a bound. */
+export interface FileProblem {
+  path: string;
+  kind: ProblemKind;
+  reason: string;
+}
+
+export interface Discovery {
+  sessions: DiscoveredSession[];
+  problems: FileProblem[];
+}
+
+export interface ParseContext {
+  /** The level the caller will finalise at: a reader may skip building what that level drops. */
+  detail: Detail;
+}
+
+export interface ParsedSession {
+  /**
+   * The record at full detail with clips applied, not yet finalised (no elision, every assistant
+   * turn may carry its model). Null when the files held no session: the caller reports `unparsed`.
+   */
+  record: SessionRecord | null;
+  /** Every working directory the session (and its subagents) ran in, first-seen order, not elided. */
+  cwds: string[];
+  /** Lines that could not be parsed, per file (only files with at least one). */
+  badLines: { path: string; count: number }[];
+  /** Files of this session that could not be read or broke a bound. */
+  problems: FileProblem[];
+}
+
+/** One file of a session's custody tree, named relative to the agent home so a kept copy mirrors it. */
+export type TreeEntry =
+  | { relPath: string; kind: 'file'; path: string }
+  /** Sessions that live in a database are kept as an export the same reader can read back. */
+  | { relPath: string; kind: 'export'; produce: () => Promise<Buffer> };
+
+export interface AgentReader {
+  readonly id: AgentId;
+  /** How a person names the agent ("Claude Code"). */
+  readonly displayName: string;
+  /** The homes to look in, from the agent's own variables and defaults (existing or not). */
+  homes(lookup: HomeLookup): string[];
+  /** Lists the sessions under one home. A missing home is an empty discovery, not an error. */
+  discover(home: string): Promise<Discovery>;
+  /** Recognises a file or folder given on the command line as one of this agent's sessions. */
+  claim(path: string): Promise<DiscoveredSession | null>;
+  /** Reads one session's files into the record. Never throws for bad content; throws only for I/O. */
+  parse(session: DiscoveredSession, ctx: ParseContext): Promise<ParsedSession>;
+  /** The files a keep copies for this session. */
+  tree(session: DiscoveredSession): Promise<TreeEntry[]>;
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs, UsageError } from './args.js';
+
+const specs = [
+  { name: 'json', help: '' },
+  { name: 'limit', short: 'n', value: 'N', help: '' },
+  { name: 'agent', value: 'A', repeat: true, help: '' },
+];
+
+describe('parseArgs', () => {
+  it('reads flags in every form and keeps positionals in order', () => {
+    const a = parseArgs(['x', '--json', '-n', '5', '--agent=codex', '--agent', 'pi', 'y'], specs, 't');
+    expect(a.positionals).toEqual(['x', 'y']);
+    expect(a.flags.get('limit')).toEqual(['5']);
+    expect(a.flags.get('agent')).toEqual(['codex', 'pi']);
+    expect(parseArgs(['-n50'], specs, 't').flags.get('limit')).toEqual(['50']);
+  });
+
+  it('rejects unknown flags, missing values and repeats', () => {
+    expect(() => parseArgs(['--nope'], specs, 't')).toThrow(UsageError);
+    expect(() => parseArgs(['--limit'], specs, 't')).toThrow(/needs a value/);
+    expect(() => parseArgs(['-n', '1', '-n', '2'], specs, 't')).toThrow(/twice/);
+    expect(() => parseArgs(['--json=1'], specs, 't')).toThrow(/takes no value/);
+  });
+});

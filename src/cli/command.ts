@@ -1,0 +1,15 @@
+// What a CLI command is: its flags, its help, and a run function that returns the exit code.
+import type { ParsedArgs, FlagSpec } from './args.js';
+import type { CliContext } from './context.js';
+
+export interface Command {
+  name: string;
+  summary: string;
+  /** e.g. `show <file-or-session-id> [--json | --markdown]` */
+  usage: string;
+  flags: FlagSpec[];
+  run(args: ParsedArgs, ctx: CliContext): Promise<number>;
+}
+
+/** Exit codes: 0 ok, 1 something failed while running, 2 the request itself was wrong. */
+export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;

@@ -1,0 +1,83 @@
+// `agentlog scan`: every session the agents left, newest first.
+import { flag, flagValues } from '../args.js';
+import { commonFlags } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
+import { selectAgents, type CliContext } from '../context.js';
+import type { Command } from '../command.js';
+import { progressBar } from '../progress.js';
+import { scan, type ScanReport } from '../../scan/scan.js';
+import type { SessionRow } from '../../scan/session-row.js';
+import { shortTime, thousands, totalTokens } from '../render/format.js';
+import { ansiStyle, plainStyle } from '../render/format.js';
+
+function scanJson(report: ScanReport): unknown {
+  return {
+    roots: report.roots,
+    sessions: report.sessions,
+    unreadable: report.unreadable,
+    unparsed: report.unparsed,
+    bad_lines: report.bad_lines,
+  };
+}
+
+function table(rows: readonly SessionRow[], ctx: CliContext): string {
+  const style = ctx.color ? ansiStyle : plainStyle;
+  const head = ['AGENT', 'SESSION', 'REPO', 'BRANCH', 'STARTED', 'ENDED', 'TURNS', 'TOOLS', 'TOKENS', 'SUB', 'FILE'];
+  const body = rows.map((r) => [
+    r.agent,
+    r.name !== null ? `${r.session_id.slice(0, 8)} ${r.name}` : r.session_id,
+    r.repo || '—',
+    r.branch ?? '—',
+    shortTime(r.started_at),
+    shortTime(r.ended_at),
+    String(r.turns),
+    String(r.tool_calls),
+    thousands(totalTokens(r.totals_with_subagents)),
+    String(r.subagents),
+    r.file,
+  ]);
+  const widths = head.map((h, i) => Math.min(48, Math.max(h.length, ...body.map((b) => (b[i] as string).length))));
+  const fmt = (cells: string[]): string =>
+    cells
+      .map((c, i) => {
+        const w = widths[i] as number;
+        const cell = c.length > w && i !== cells.length - 1 ? `${c.slice(0, w - 1)}…` : c;
+        return i === cells.length - 1 ? cell : cell.padEnd(w);
+      })
+      .join('  ');
+  return [style.bold(fmt(head)), ...body.map(fmt)].join('\n');
+}
+
+export const scanCommand: Command = {
+  name: 'scan',
+  summary: 'list every session the agents left, newest first',
+  usage: 'scan [--agent A[,B]] [--json]',
+  flags: [{ name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' }, ...commonFlags],
+  async run(args, ctx) {
+    const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
+    const json = flag(args, 'json');
+    const progress = progressBar(ctx.stderr, 'scanning', true);
+    const report = await scan({
+      agents,
+      stateRoot: ctx.stateRoot,
+      userHome: ctx.userHome,
+      readerVersion: ctx.version,
+      onProgress: (d, t) => progress.update(d, t),
+    });
+    progress.done();
+    if (json) {
+      ctx.stdout.write(`${JSON.stringify(scanJson(report), null, 2)}\n`);
+      return 0;
+    }
+    const looked = report.roots.map((r) => `${r.path} (${r.sessions})`).join(', ');
+    if (report.sessions.length === 0) ctx.stdout.write(`no sessions found; looked in ${looked || 'no agent homes'}\n`);
+    else ctx.stdout.write(`${table(report.sessions, ctx)}\n`);
+    const bad = report.bad_lines.reduce((n, b) => n + b.count, 0);
+    const notes: string[] = [];
+    if (report.unreadable.length > 0) notes.push(`${report.unreadable.length} unreadable`);
+    if (report.unparsed.length > 0) notes.push(`${report.unparsed.length} unparsed`);
+    if (bad > 0) notes.push(`${bad} unparseable lines in ${report.bad_lines.length} files`);
+    ctx.stderr.write(`${report.sessions.length} sessions${notes.length > 0 ? ` (${notes.join(', ')}; --json lists them)` : ''}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,47 @@
+// `agentlog show <file-or-session-id>`: one session, readable, as JSON, or as Markdown.
+import { flag, flagValue, flagValues, UsageError } from '../args.js';
+import { commonFlags } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
+import { selectAgents } from '../context.js';
+import type { Command } from '../command.js';
+import { resolveTarget } from '../../scan/resolve.js';
+import { finaliseRecord } from '../../record/finalise.js';
+import { makeHomeElider } from '../../record/home-elide.js';
+import { serialiseRecord } from '../../record/serialise.js';
+import { detailLevels, isDetail } from '../../record/types.js';
+import { renderRecordText } from '../render/record-text.js';
+import { renderRecordMarkdown } from '../render/record-markdown.js';
+import { ansiStyle, plainStyle } from '../render/format.js';
+
+export const showCommand: Command = {
+  name: 'show',
+  summary: 'print one session: readable, --json (the record) or --markdown',
+  usage: 'show <file-or-session-id> [--detail full|messages|summary] [--json | --markdown]',
+  flags: [
+    { name: 'detail', value: 'level', help: 'full (default), messages or summary' },
+    { name: 'markdown', help: 'print the session as Markdown' },
+    { name: 'agent', value: 'agents', repeat: true, help: 'look only in these agents\' homes' },
+    ...commonFlags,
+  ],
+  async run(args, ctx) {
+    const target = args.positionals[0];
+    if (target === undefined || args.positionals.length > 1) throw new UsageError('show takes one session: a file, a folder, an id or a unique id prefix');
+    const detail = flagValue(args, 'detail') ?? 'full';
+    if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
+    if (flag(args, 'json') && flag(args, 'markdown')) throw new UsageError('--json and --markdown cannot be combined');
+    const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
+    const { reader, session } = await resolveTarget(target, agents);
+    const parsed = await reader.parse(session, { detail });
+    for (const b of parsed.badLines) ctx.stderr.write(`warning: ${b.count} unparseable line${b.count === 1 ? '' : 's'} skipped in ${b.path}\n`);
+    for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
+    if (parsed.record === null) {
+      ctx.stderr.write(`agentlog: ${session.path} holds no ${reader.displayName} session\n`);
+      return 1;
+    }
+    const record = finaliseRecord(parsed.record, { detail, elide: makeHomeElider(ctx.userHome) });
+    if (flag(args, 'json')) ctx.stdout.write(`${serialiseRecord(record)}\n`);
+    else if (flag(args, 'markdown')) ctx.stdout.write(renderRecordMarkdown(record));
+    else ctx.stdout.write(renderRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path }));
+    return 0;
+  },
+};

@@ -1,0 +1,84 @@
+// The CLI edge: the only place that reads the environment and the real home directory.
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readers } from '../agents/registry.js';
+import type { AgentReader, HomeLookup } from '../agents/types.js';
+import type { AgentId } from '../record/types.js';
+import type { AgentHomes } from '../scan/scan.js';
+
+export interface Output {
+  write(text: string): void;
+  readonly isTTY: boolean;
+}
+
+export interface CliContext {
+  stdout: Output;
+  stderr: Output;
+  /** `AGENTLOG_HOME`, else `~/.agentlog`. */
+  stateRoot: string;
+  userHome: string;
+  lookup: HomeLookup;
+  /** Colour and bold on a TTY unless NO_COLOR is set. */
+  color: boolean;
+  version: string;
+  /** Every reader with the homes its variables name. */
+  agents: AgentHomes[];
+  /** Resolves with the signal that asks a long-running command to stop (handlers installed on first call). */
+  interrupted(): Promise<string>;
+  now(): number;
+}
+
+function packageVersion(): string {
+  try {
+    const here = fileURLToPath(new URL('.', import.meta.url));
+    const pkg = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function agentHomes(lookup: HomeLookup, list: readonly AgentReader[] = readers): AgentHomes[] {
+  return list.map((reader) => ({ reader, homes: reader.homes(lookup).map((h) => resolve(h)) }));
+}
+
+/** Narrows the agent list to the ids named (e.g. from `--agent codex,claude_code`). */
+export function selectAgents(agents: AgentHomes[], ids: readonly AgentId[] | undefined): AgentHomes[] {
+  if (ids === undefined || ids.length === 0) return agents;
+  return agents.filter((a) => ids.includes(a.reader.id));
+}
+
+export function processContext(): CliContext {
+  const env = process.env;
+  const userHome = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  const lookup: HomeLookup = {
+    env: (name) => {
+      const v = env[name];
+      return v === undefined || v === '' ? undefined : v;
+    },
+    homedir: userHome,
+  };
+  const stateRoot = resolve(lookup.env('AGENTLOG_HOME') ?? join(userHome, '.agentlog'));
+  let interrupted: Promise<string> | undefined;
+  const onInterrupt = (): Promise<string> => {
+    interrupted ??= new Promise<string>((res) => {
+      process.once('SIGINT', () => res('SIGINT'));
+      process.once('SIGTERM', () => res('SIGTERM'));
+    });
+    return interrupted;
+  };
+  return {
+    stdout: { write: (t) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true },
+    stderr: { write: (t) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true },
+    stateRoot,
+    userHome,
+    lookup,
+    color: process.stdout.isTTY === true && env.NO_COLOR === undefined,
+    version: packageVersion(),
+    agents: agentHomes(lookup),
+    interrupted: onInterrupt,
+    now: () => Date.now(),
+  };
+}

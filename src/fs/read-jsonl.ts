@@ -1,0 +1,37 @@
+// JSONL on top of the line reader: one object per line, bad lines counted, a torn tail noted.
+import { parseObjectLine, type JsonObject } from '../json/narrow.js';
+import { forEachLine, type LineInfo, type ReadLinesOptions } from './read-lines.js';
+
+export interface JsonlResult {
+  /** Non-empty lines that were not a JSON object (a torn final line is not counted here). */
+  badLines: number;
+  /** The final line had no newline and did not parse: a writer may still be appending it. */
+  tornTail: boolean;
+  lines: number;
+  oversizedLines: number;
+  size: number;
+  completeEnd: number;
+}
+
+export type ObjectHandler = (obj: JsonObject, info: LineInfo) => void | boolean;
+
+/** Streams a JSONL file's objects to `onObject`. Blank lines are ignored. */
+export async function forEachJsonObject(path: string, onObject: ObjectHandler, opts: ReadLinesOptions = {}): Promise<JsonlResult> {
+  let badLines = 0;
+  let tornTail = false;
+  const r = await forEachLine(
+    path,
+    (line, info) => {
+      if (line.length === 0) return true;
+      const value = parseObjectLine(line);
+      if (value === undefined) {
+        if (!info.complete) tornTail = true;
+        else if (line.trim() !== '') badLines++;
+        return true;
+      }
+      return onObject(value, info);
+    },
+    opts,
+  );
+  return { badLines: badLines + r.oversizedLines, tornTail, lines: r.lines, oversizedLines: r.oversizedLines, size: r.size, completeEnd: r.completeEnd };
+}

@@ -1,0 +1,141 @@
+// Streaming line reader: reads a file in large chunks and hands each line to a callback with its
+// byte offset, never holding more than one chunk plus one line in memory.
+import { open } from 'node:fs/promises';
+
+export interface LineInfo {
+  /** Byte offset of the line's first byte in the file. */
+  offset: number;
+  /** Byte offset just past the line's newline (or past the last byte for a final unterminated line). */
+  end: number;
+  /** False for a final line with no newline: it may be torn by a writer still appending. */
+  complete: boolean;
+}
+
+/** Return `false` to stop reading early. */
+export type LineHandler = (text: string, info: LineInfo) => void | boolean;
+
+export interface ReadLinesOptions {
+  /** Byte offset to start at (must be a line start). Default 0. */
+  start?: number;
+  /** Lines longer than this many bytes are skipped and counted, not decoded. Default unlimited. */
+  maxLineBytes?: number;
+  chunkBytes?: number;
+}
+
+export interface ReadLinesResult {
+  /** Size of the file when it was opened. */
+  size: number;
+  /** Offset just past the last complete (newline-terminated) line. */
+  completeEnd: number;
+  lines: number;
+  oversizedLines: number;
+  stoppedEarly: boolean;
+}
+
+const defaultChunk = 1 << 20;
+
+/**
+ * Calls `onLine` for every line of `path` from `opts.start`. A trailing `\r` is removed.
+ * Example: await forEachLine(file, (text, { offset }) => { rows.push(JSON.parse(text)); });
+ */
+export async function forEachLine(path: string, onLine: LineHandler, opts: ReadLinesOptions = {}): Promise<ReadLinesResult> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const maxLine = opts.maxLineBytes ?? Number.POSITIVE_INFINITY;
+    const chunk = Buffer.allocUnsafe(opts.chunkBytes ?? defaultChunk);
+    let position = opts.start ?? 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let pendingOffset = position;
+    let oversized = false;
+    const result: ReadLinesResult = { size, completeEnd: position, lines: 0, oversizedLines: 0, stoppedEarly: false };
+
+    const emit = (text: string, offset: number, end: number, complete: boolean): boolean => {
+      result.lines++;
+      if (complete) result.completeEnd = end;
+      const t = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
+      return onLine(t, { offset, end, complete }) !== false;
+    };
+
+    while (position < size) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, size - position), position);
+      if (bytesRead === 0) break;
+      let start = 0;
+      while (start < bytesRead) {
+        const nl = chunk.indexOf(10, start);
+        if (nl === -1 || nl >= bytesRead) {
+          const piece = bytesRead - start;
+          if (pendingBytes === 0) pendingOffset = position + start;
+          if (!oversized && pendingBytes + piece > maxLine) oversized = true;
+          if (!oversized) pending.push(Buffer.from(chunk.subarray(start, bytesRead)));
+          pendingBytes += piece;
+          break;
+        }
+        const lineOffset = pendingBytes > 0 ? pendingOffset : position + start;
+        const lineBytes = pendingBytes + (nl - start);
+        const end = position + nl + 1;
+        let keepGoing = true;
+        if (oversized || lineBytes > maxLine) {
+          result.oversizedLines++;
+          result.lines++;
+          result.completeEnd = end;
+        } else if (pendingBytes > 0) {
+          pending.push(chunk.subarray(start, nl));
+          keepGoing = emit(Buffer.concat(pending).toString('utf8'), lineOffset, end, true);
+        } else {
+          keepGoing = emit(chunk.toString('utf8', start, nl), lineOffset, end, true);
+        }
+        pending = [];
+        pendingBytes = 0;
+        oversized = false;
+        start = nl + 1;
+        if (!keepGoing) {
+          result.stoppedEarly = true;
+          return result;
+        }
+      }
+      position += bytesRead;
+    }
+    if (pendingBytes > 0) {
+      if (oversized) {
+        result.oversizedLines++;
+        result.lines++;
+      } else if (!emit(Buffer.concat(pending).toString('utf8'), pendingOffset, pendingOffset + pendingBytes, false)) {
+        result.stoppedEarly = true;
+      }
+    }
+    return result;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads the first line of a file (at most `maxBytes`), or null if the file is empty. */
+export async function readFirstLine(path: string, maxBytes = 1 << 20): Promise<string | null> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(maxBytes, 64 * 1024));
+    let collected: Buffer[] = [];
+    let total = 0;
+    let position = 0;
+    while (total < maxBytes) {
+      const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, maxBytes - total), position);
+      if (bytesRead === 0) break;
+      const nl = buf.indexOf(10);
+      if (nl !== -1 && nl < bytesRead) {
+        collected.push(Buffer.from(buf.subarray(0, nl)));
+        return Buffer.concat(collected).toString('utf8').replace(/\r$/, '');
+      }
+      collected.push(Buffer.from(buf.subarray(0, bytesRead)));
+      total += bytesRead;
+      position += bytesRead;
+    }
+    if (total === 0) return null;
+    const text = Buffer.concat(collected).toString('utf8');
+    collected = [];
+    return text;
+  } finally {
+    await handle.close();
+  }
+}

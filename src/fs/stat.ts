@@ -1,0 +1,29 @@
+// Cheap file facts for discovery.
+import { stat } from 'node:fs/promises';
+import type { SessionFile } from '../agents/types.js';
+
+/** The file's size and mtime, or null when it does not exist (or is not a regular file). */
+export async function statFile(path: string): Promise<SessionFile | null> {
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) return null;
+    return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+export function isNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

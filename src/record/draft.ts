@@ -1,0 +1,51 @@
+// Empty records and subagents for readers to fill in.
+import { collectorVersion, emptyTotals, schemaVersion } from './types.js';
+import type { AgentId, SessionRecord, Subagent } from './types.js';
+
+export function newRecord(agent: AgentId, sessionId: string): SessionRecord {
+  return {
+    schema_version: schemaVersion,
+    collector_version: collectorVersion,
+    agent,
+    detail: 'full',
+    session_id: sessionId,
+    repo: '',
+    branch: null,
+    models: [],
+    started_at: null,
+    ended_at: null,
+    turns: [],
+    totals: emptyTotals(),
+    truncated: false,
+    omitted_turns: 0,
+    omitted_subagent_turns: 0,
+  };
+}
+
+export function newSubagent(id: string): Subagent {
+  return {
+    id,
+    name: null,
+    description: null,
+    models: [],
+    started_at: null,
+    ended_at: null,
+    status: null,
+    totals: emptyTotals(),
+    turns: [],
+    truncated: false,
+    omitted_turns: 0,
+  };
+}
+
+/** Adds a model to a first-seen-order list once. */
+export function noteModel(models: string[], model: string | undefined): void {
+  if (model !== undefined && model !== '' && !models.includes(model)) models.push(model);
+}
+
+/** Widens a [started_at, ended_at] span with one timestamp (ISO strings compare in time order). */
+export function noteTime(span: { started_at: string | null; ended_at: string | null }, at: string | undefined): void {
+  if (at === undefined || at === '') return;
+  if (span.started_at === null || at < span.started_at) span.started_at = at;
+  if (span.ended_at === null || at > span.ended_at) span.ended_at = at;
+}

@@ -1,0 +1,68 @@
+// Finds the session `show` (and later `tail`, `keep`) is asked about: a path, an id or a unique prefix.
+import { stat } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import type { AgentReader, DiscoveredSession } from '../agents/types.js';
+import { isNotFound } from '../fs/stat.js';
+import { ScanError } from './errors.js';
+import { discoverAll, type AgentHomes } from './scan.js';
+
+export interface Resolved {
+  reader: AgentReader;
+  session: DiscoveredSession;
+}
+
+/** True when the argument reads as a path rather than an id. */
+export function looksLikePath(target: string): boolean {
+  return target.includes('/') || target.startsWith('.') || /\.(jsonl?|db)$/i.test(target);
+}
+
+/** Claims a file or folder with the first reader that recognises it. */
+export async function resolvePathTarget(path: string, readers: readonly AgentReader[]): Promise<Resolved> {
+  const abs = resolvePath(path);
+  try {
+    await stat(abs);
+  } catch (error) {
+    if (isNotFound(error)) throw new ScanError('PathNotFound', `no such file or folder: ${path}`, { cause: error });
+    throw new ScanError('IOError', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  for (const reader of readers) {
+    const session = await reader.claim(abs);
+    if (session !== null) return { reader, session };
+  }
+  throw new ScanError('NotASession', `${path} is not a session log agentlog can read (${readers.map((r) => r.displayName).join(', ')})`);
+}
+
+/** Finds a session by exact id, else by a prefix only one session has. */
+export async function resolveIdTarget(id: string, agents: AgentHomes[]): Promise<Resolved> {
+  const { sessions } = await discoverAll(agents);
+  const exact = sessions.filter((s) => s.session.sessionId === id);
+  const matches = exact.length > 0 ? exact : sessions.filter((s) => s.session.sessionId.startsWith(id));
+  const first = matches[0];
+  if (first === undefined) {
+    const where = agents.flatMap((a) => a.homes).join(', ');
+    throw new ScanError('SessionNotFound', `no session with id or prefix "${id}" under ${where || 'any agent home'}`);
+  }
+  if (matches.length > 1) {
+    const list = matches.slice(0, 10).map((m) => `${m.session.agent} ${m.session.sessionId}`).join(', ');
+    throw new ScanError('AmbiguousSession', `"${id}" matches ${matches.length} sessions (${list}${matches.length > 10 ? ', …' : ''}); give more of the id`);
+  }
+  return first;
+}
+
+export async function resolveTarget(target: string, agents: AgentHomes[]): Promise<Resolved> {
+  if (looksLikePath(target)) return resolvePathTarget(target, agents.map((a) => a.reader));
+  try {
+    return await resolveIdTarget(target, agents);
+  } catch (error) {
+    // An id that is also a file name in the current folder still works.
+    if (error instanceof ScanError && error.code === 'SessionNotFound') {
+      try {
+        await stat(target);
+      } catch {
+        throw error;
+      }
+      return resolvePathTarget(target, agents.map((a) => a.reader));
+    }
+    throw error;
+  }
+}

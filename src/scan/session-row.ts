@@ -1,0 +1,62 @@
+// The one-line summary of a session that `scan` lists (and caches).
+import type { AgentId, SessionRecord, Totals } from '../record/types.js';
+import { countSubagents, countToolCalls } from '../record/finalise.js';
+import { addTotals, emptyTotals } from '../record/types.js';
+import type { Turn } from '../record/types.js';
+
+export interface SessionRow {
+  agent: AgentId;
+  session_id: string;
+  /** The name a person gave it (`agentlog rename`), else null. */
+  name: string | null;
+  repo: string;
+  branch: string | null;
+  models: string[];
+  started_at: string | null;
+  ended_at: string | null;
+  turns: number;
+  tool_calls: number;
+  /** The main agent's own totals, as in the record. */
+  totals: Totals;
+  /** The main agent's totals plus every subagent's, for display and comparison with other tools. */
+  totals_with_subagents: Totals;
+  subagents: number;
+  /** The session's main file or folder. */
+  file: string;
+  /** The agent home it was found under. */
+  home: string;
+  bad_lines: number;
+}
+
+function subagentTotals(turns: readonly Turn[], into: Totals): void {
+  for (const t of turns) {
+    for (const c of t.tool_calls ?? []) {
+      if (c.subagent === undefined) continue;
+      addTotals(into, c.subagent.totals);
+      subagentTotals(c.subagent.turns, into);
+    }
+  }
+}
+
+export function rowFromRecord(record: SessionRecord, file: string, home: string, badLines: number): SessionRow {
+  const all = addTotals(emptyTotals(), record.totals);
+  subagentTotals(record.turns, all);
+  return {
+    agent: record.agent,
+    session_id: record.session_id,
+    name: null,
+    repo: record.repo,
+    branch: record.branch,
+    models: record.models,
+    started_at: record.started_at,
+    ended_at: record.ended_at,
+    turns: record.turns.length,
+    tool_calls: countToolCalls(record.turns),
+    totals: record.totals,
+    totals_with_subagents: all,
+    subagents: countSubagents(record.turns),
+    file,
+    home,
+    bad_lines: badLines,
+  };
+}

@@ -1,0 +1,36 @@
+// Temporary folders that clean themselves up, and the shared corpus of real agent logs.
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** `../shared/corpus` beside the checkout (CI lays a copy of shared/ there too). */
+export const corpusRoot = resolve(repoRoot, '..', 'shared', 'corpus');
+
+export function corpusPath(rel: string): string {
+  return join(corpusRoot, rel);
+}
+
+const made: string[] = [];
+afterEach(async () => {
+  while (made.length > 0) {
+    const dir = made.pop() as string;
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** A fresh temporary folder removed after the current test. */
+export async function tempDir(prefix = 'agentlog-test-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Copies a corpus file or folder to `dest` (creating parents); the corpus is read-only, copies are not. */
+export async function copyCorpus(rel: string, dest: string): Promise<string> {
+  await mkdir(dirname(dest), { recursive: true });
+  await cp(corpusPath(rel), dest, { recursive: true });
+  return dest;
+}
