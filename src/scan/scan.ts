@@ -1,12 +1,12 @@
 // `scan`: discover every session under the given agent homes, summarise each (from the cache when
 // its files are unchanged) and report what could not be read.
 import type { AgentReader, DiscoveredSession, FileProblem } from '../agents/types.js';
-import { finaliseRecord } from '../record/finalise.js';
-import { makeHomeElider } from '../record/home-elide.js';
 import type { AgentId } from '../record/types.js';
 import { errorMessage } from '../fs/stat.js';
-import { ScanCache, sessionKey } from './scan-cache.js';
-import { rowFromRecord, type SessionRow } from './session-row.js';
+import { ParsePool } from './parse-pool.js';
+import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
+import { summariseSession } from './summarise.js';
+import type { SessionRow } from './session-row.js';
 
 export interface AgentHomes {
   reader: AgentReader;
@@ -82,48 +82,62 @@ function newestFirst(a: SessionRow, b: SessionRow): number {
 export async function scan(opts: ScanOptions): Promise<ScanReport> {
   const { sessions, roots, problems } = await discoverAll(opts.agents);
   const cache = await ScanCache.open(opts.stateRoot, opts.readerVersion);
-  const elide = makeHomeElider(opts.userHome);
   const rows: SessionRow[] = [];
   const badLines: { path: string; count: number }[] = [];
   const cwds = new Map<string, string[]>();
   let done = 0;
-  let next = 0;
+  const tick = (): void => opts.onProgress?.(++done, sessions.length);
 
-  const work = async (): Promise<void> => {
-    while (next < sessions.length) {
-      const item = sessions[next++];
-      if (item === undefined) break;
-      const { reader, session } = item;
-      const id = `${session.agent}:${session.path}`;
-      try {
-        const key = await sessionKey(session);
-        let entry = cache.get(id, key);
-        if (entry === undefined) {
-          const parsed = await reader.parse(session, { detail: 'summary' });
-          const bad = parsed.badLines.reduce((n, b) => n + b.count, 0);
-          const record = parsed.record === null ? null : finaliseRecord(parsed.record, { detail: 'summary', elide });
-          const row = record === null ? null : rowFromRecord(record, session.path, session.home, bad);
-          const fileProblems = [...parsed.problems];
-          if (record === null) fileProblems.push({ path: session.path, kind: 'unparsed', reason: 'no session in this file' });
-          entry = { key, row, problems: fileProblems, cwds: parsed.cwds };
-          for (const b of parsed.badLines) badLines.push(b);
-          cache.put(id, entry);
-        } else if (entry.row !== null && entry.row.bad_lines > 0) {
-          badLines.push({ path: session.path, count: entry.row.bad_lines });
-        }
-        problems.push(...entry.problems);
-        if (entry.row !== null) {
-          rows.push(entry.row);
-          cwds.set(`${entry.row.agent}:${entry.row.session_id}`, entry.cwds);
-        }
-      } catch (error) {
-        problems.push({ path: session.path, kind: 'unreadable', reason: errorMessage(error) });
-      }
-      done++;
-      opts.onProgress?.(done, sessions.length);
+  const take = (entry: CachedEntry, fresh: { path: string; count: number }[] | null): void => {
+    problems.push(...entry.problems);
+    if (fresh !== null) badLines.push(...fresh);
+    else if (entry.row !== null && entry.row.bad_lines > 0) badLines.push({ path: entry.row.file, count: entry.row.bad_lines });
+    if (entry.row !== null) {
+      rows.push(entry.row);
+      cwds.set(`${entry.row.agent}:${entry.row.session_id}`, entry.cwds);
     }
   };
-  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, work));
+
+  // Cached sessions first (cheap), then the misses, largest first so the work spreads evenly.
+  const misses: { reader: AgentReader; session: DiscoveredSession; id: string; key: string; bytes: number }[] = [];
+  for (const { reader, session } of sessions) {
+    const id = `${session.agent}:${session.path}`;
+    try {
+      const key = await sessionKey(session);
+      const hit = cache.get(id, key);
+      if (hit !== undefined) {
+        take(hit, null);
+        tick();
+      } else {
+        misses.push({ reader, session, id, key, bytes: session.files.reduce((n, f) => n + f.size, 0) });
+      }
+    } catch (error) {
+      problems.push({ path: session.path, kind: 'unreadable', reason: errorMessage(error) });
+      tick();
+    }
+  }
+  misses.sort((a, b) => b.bytes - a.bytes);
+
+  const pool = ParsePool.create(misses.reduce((n, m) => n + m.bytes, 0));
+  let next = 0;
+  const work = async (): Promise<void> => {
+    for (let m = misses[next++]; m !== undefined; m = misses[next++]) {
+      try {
+        const summary = pool !== null ? await pool.summarise(m.session, opts.userHome) : await summariseSession(m.reader, m.session, opts.userHome);
+        const entry: CachedEntry = { key: m.key, row: summary.row, problems: summary.problems, cwds: summary.cwds };
+        cache.put(m.id, entry);
+        take(entry, summary.badLines);
+      } catch (error) {
+        problems.push({ path: m.session.path, kind: 'unreadable', reason: errorMessage(error) });
+      }
+      tick();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: pool?.size ?? opts.concurrency ?? 4 }, work));
+  } finally {
+    await pool?.close();
+  }
   await cache.save().catch(() => undefined);
 
   rows.sort(newestFirst);
