@@ -9,6 +9,8 @@ export interface LineInfo {
   end: number;
   /** False for a final line with no newline: it may be torn by a writer still appending. */
   complete: boolean;
+  /** 1-based line number counted from `start` (oversized lines count though they are skipped). */
+  line: number;
 }
 
 /** Return `false` to stop reading early. */
@@ -55,7 +57,7 @@ export async function forEachLine(path: string, onLine: LineHandler, opts: ReadL
       result.lines++;
       if (complete) result.completeEnd = end;
       const t = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
-      return onLine(t, { offset, end, complete }) !== false;
+      return onLine(t, { offset, end, complete, line: result.lines }) !== false;
     };
 
     while (position < size) {

@@ -43,9 +43,18 @@ export function noteModel(models: string[], model: string | undefined): void {
   if (model !== undefined && model !== '' && !models.includes(model)) models.push(model);
 }
 
-/** Widens a [started_at, ended_at] span with one timestamp (ISO strings compare in time order). */
+/** True when ISO timestamp `a` is earlier than `b` (mixed precision compared as instants). */
+export function isEarlier(a: string, b: string): boolean {
+  // Same-length ISO strings of one format order as text; otherwise compare the instants.
+  if (a.length === b.length) return a < b;
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a < b : ta < tb;
+}
+
+/** Widens a [started_at, ended_at] span with one timestamp. */
 export function noteTime(span: { started_at: string | null; ended_at: string | null }, at: string | undefined): void {
   if (at === undefined || at === '') return;
-  if (span.started_at === null || at < span.started_at) span.started_at = at;
-  if (span.ended_at === null || at > span.ended_at) span.ended_at = at;
+  if (span.started_at === null || isEarlier(at, span.started_at)) span.started_at = at;
+  if (span.ended_at === null || isEarlier(span.ended_at, at)) span.ended_at = at;
 }

@@ -19,15 +19,16 @@ export function looksLikePath(target: string): boolean {
 /** Claims a file or folder with the first reader that recognises it. */
 export async function resolvePathTarget(path: string, readers: readonly AgentReader[]): Promise<Resolved> {
   const abs = resolvePath(path);
+  // Readers claim first: some paths name a session inside a file (`opencode.db#ses_…`).
+  for (const reader of readers) {
+    const session = await reader.claim(abs).catch(() => null);
+    if (session !== null) return { reader, session };
+  }
   try {
     await stat(abs);
   } catch (error) {
     if (isNotFound(error)) throw new ScanError('PathNotFound', `no such file or folder: ${path}`, { cause: error });
     throw new ScanError('IOError', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
-  }
-  for (const reader of readers) {
-    const session = await reader.claim(abs);
-    if (session !== null) return { reader, session };
   }
   throw new ScanError('NotASession', `${path} is not a session log agentlog can read (${readers.map((r) => r.displayName).join(', ')})`);
 }

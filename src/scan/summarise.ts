@@ -18,6 +18,7 @@ export async function summariseSession(reader: AgentReader, session: DiscoveredS
   const record = parsed.record === null ? null : finaliseRecord(parsed.record, { detail: 'summary', elide: makeHomeElider(userHome) });
   const row = record === null ? null : rowFromRecord(record, session.path, session.home, bad);
   const problems = [...parsed.problems];
-  if (record === null) problems.push({ path: session.path, kind: 'unparsed', reason: 'no session in this file' });
+  // A session already reported unreadable or oversized is not also called unparsed.
+  if (record === null && problems.length === 0) problems.push({ path: session.path, kind: 'unparsed', reason: 'no session in this file' });
   return { row, problems, cwds: parsed.cwds, badLines: parsed.badLines };
 }
