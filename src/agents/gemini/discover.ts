@@ -1,0 +1,96 @@
+// Finds Gemini CLI chats under a home: `tmp/<project-hash>/chats/session-*.json` and `.jsonl`,
+// reading at most a first line (JSONL) or the first 64 KiB (JSON) for the session id.
+import { open, readdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { parseObjectLine, str } from '../../json/narrow.js';
+import { readFirstLine } from '../../fs/read-lines.js';
+import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
+import { isJsonl } from './load.js';
+
+const chatFile = /^session-.*\.jsonl?$/;
+const peekBytes = 64 * 1024;
+
+export interface ChatHead {
+  sessionId?: string;
+  /** The file starts the way a Gemini CLI chat does (metadata with a project hash or messages). */
+  looksLikeChat: boolean;
+}
+
+async function readPrefix(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    return buf.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The session id and whether the file looks like a chat, from its first line or first 64 KiB. */
+export async function peekChat(path: string): Promise<ChatHead> {
+  if (isJsonl(path)) {
+    const first = parseObjectLine((await readFirstLine(path, 1 << 20)) ?? '');
+    const sessionId = str(first, 'sessionId');
+    const looksLikeChat = sessionId !== undefined && first?.type === undefined && (str(first, 'projectHash') !== undefined || str(first, 'startTime') !== undefined);
+    return sessionId === undefined ? { looksLikeChat } : { sessionId, looksLikeChat };
+  }
+  const head = await readPrefix(path, peekBytes);
+  if (!head.trimStart().startsWith('{')) return { looksLikeChat: false };
+  const id = /"sessionId"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head);
+  const looksLikeChat = id !== null && (/"projectHash"\s*:/.test(head) || /"messages"\s*:/.test(head));
+  return id?.[1] === undefined ? { looksLikeChat } : { sessionId: JSON.parse(`"${id[1]}"`) as string, looksLikeChat };
+}
+
+/** The id a file without a readable session id is listed under: its name without the extension. */
+export function fileStem(path: string): string {
+  return basename(path).replace(/\.jsonl?$/i, '');
+}
+
+/** The home a chat file lies in when it sits where Gemini CLI puts it, else its own folder. */
+export function homeOf(path: string): string {
+  const chats = dirname(path);
+  if (basename(chats) === 'chats' && basename(dirname(dirname(chats))) === 'tmp') return dirname(dirname(dirname(chats)));
+  return chats;
+}
+
+async function listDir(dir: string, problems: FileProblem[]): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
+    return [];
+  }
+}
+
+/** Describes one chat file as a discovered session, or null when it is gone. */
+export async function describeChat(path: string, home: string): Promise<DiscoveredSession | null> {
+  const file = await statFile(path);
+  if (file === null) return null;
+  let sessionId: string | undefined;
+  try {
+    sessionId = (await peekChat(path)).sessionId;
+  } catch {
+    // Unreadable now: parse reports it; the file is still listed under its name.
+  }
+  return { agent: 'gemini', sessionId: sessionId ?? fileStem(path), home, path, files: [file] };
+}
+
+export async function discoverGemini(home: string): Promise<Discovery> {
+  const problems: FileProblem[] = [];
+  const byId = new Map<string, DiscoveredSession>();
+  const tmp = join(home, 'tmp');
+  for (const project of await listDir(tmp, problems)) {
+    const chats = join(tmp, project, 'chats');
+    for (const name of await listDir(chats, problems)) {
+      if (!chatFile.test(name)) continue;
+      const session = await describeChat(join(chats, name), home);
+      if (session === null) continue;
+      // The same session in two files (a JSON document beside its JSONL successor): the newer wins.
+      const seen = byId.get(session.sessionId);
+      if (seen === undefined || (seen.files[0]?.mtimeMs ?? 0) < (session.files[0]?.mtimeMs ?? 0)) byId.set(session.sessionId, session);
+    }
+  }
+  return { sessions: [...byId.values()], problems };
+}

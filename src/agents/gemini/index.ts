@@ -1,0 +1,2 @@
+// Gemini CLI: chat recordings under `~/.gemini/tmp/<project-hash>/chats/`.
+export { geminiReader } from './reader.js';

@@ -1,0 +1,107 @@
+// Finds Kimi Code sessions: the union of the session index and a bounded walk of `sessions/`,
+// each session a folder with `agents/main/wire.jsonl`. Cheap: paths, sizes and mtimes only.
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
+import type { KimiBounds } from './bounds.js';
+import { agentsDirName, homeOfSessionDir, indexFileName, mainAgentId, orderAgentIds, sessionDirPattern, sessionsDirName, statePath, wireFileName, wirePath } from './layout.js';
+import { readSessionIndex } from './session-index.js';
+
+async function subdirs(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+}
+
+/** The agent ids with a folder under `agents/`, main first. */
+export async function agentDirs(sessionDir: string): Promise<string[]> {
+  return orderAgentIds(await subdirs(join(sessionDir, agentsDirName)));
+}
+
+/** Describes a session folder, or null when it has no main wire. */
+export async function describeSessionDir(sessionDir: string, home: string, cwd?: string): Promise<DiscoveredSession | null> {
+  const main = await statFile(wirePath(sessionDir, mainAgentId));
+  if (main === null) return null;
+  const files: SessionFile[] = [main];
+  const state = await statFile(statePath(sessionDir));
+  if (state !== null) files.push(state);
+  for (const id of await agentDirs(sessionDir)) {
+    if (id === mainAgentId) continue;
+    const wire = await statFile(wirePath(sessionDir, id));
+    if (wire !== null) files.push(wire);
+  }
+  const session: DiscoveredSession = { agent: 'kimi', sessionId: basename(sessionDir), home, path: sessionDir, files };
+  if (cwd !== undefined) session.cwd = cwd;
+  return session;
+}
+
+/** Session folders under `sessions/` (depth ≤ 3), visiting at most `budget` directory entries. */
+async function walkSessions(sessionsRoot: string, budget: number): Promise<{ dirs: string[]; exhausted: boolean }> {
+  const dirs: string[] = [];
+  let visited = 0;
+  let level = [sessionsRoot];
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      for (const name of await subdirs(dir)) {
+        if (++visited > budget) return { dirs, exhausted: true };
+        const path = join(dir, name);
+        if (sessionDirPattern.test(name) && (await statFile(wirePath(path, mainAgentId))) !== null) dirs.push(path);
+        else next.push(path);
+      }
+    }
+    level = next;
+  }
+  return { dirs, exhausted: false };
+}
+
+export async function discoverKimi(home: string, bounds: KimiBounds): Promise<Discovery> {
+  const problems: FileProblem[] = [];
+  const sessionsRoot = join(home, sessionsDirName);
+  try {
+    if (!(await stat(sessionsRoot)).isDirectory()) return { sessions: [], problems };
+  } catch (error) {
+    if (isNotFound(error)) return { sessions: [], problems };
+    return { sessions: [], problems: [{ path: sessionsRoot, kind: 'unreadable', reason: errorMessage(error) }] };
+  }
+  const index = await readSessionIndex(join(home, indexFileName), sessionsRoot, bounds.indexBytes, bounds.indexRecordBytes);
+  if (index.problem !== null) problems.push(index.problem);
+  const walk = await walkSessions(sessionsRoot, bounds.walkEntries);
+  if (walk.exhausted) problems.push({ path: sessionsRoot, kind: 'oversized', reason: `more than ${bounds.walkEntries} folders under sessions/; the rest were not listed` });
+
+  const cwdOf = new Map<string, string | undefined>();
+  for (const e of index.entries) cwdOf.set(e.sessionDir, e.workDir);
+  const candidates = [...new Set([...walk.dirs.map((d) => resolve(d)), ...index.entries.map((e) => e.sessionDir)])];
+  // One session id twice under one home (a copied folder): the most recently written wins.
+  const byId = new Map<string, DiscoveredSession>();
+  for (const dir of candidates) {
+    const session = await describeSessionDir(dir, home, cwdOf.get(dir));
+    if (session === null) continue;
+    const seen = byId.get(session.sessionId);
+    if (seen === undefined || (session.files[0]?.mtimeMs ?? 0) > (seen.files[0]?.mtimeMs ?? 0)) byId.set(session.sessionId, session);
+  }
+  const sessions = [...byId.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { sessions, problems };
+}
+
+/** A session folder, its state.json, or one of its wires, wherever it lies. */
+export async function claimKimi(path: string): Promise<DiscoveredSession | null> {
+  const abs = resolve(path);
+  let dir = abs;
+  try {
+    if (!(await stat(abs)).isDirectory()) {
+      if (basename(abs) === wireFileName && basename(dirname(dirname(abs))) === agentsDirName) dir = dirname(dirname(dirname(abs)));
+      else if (basename(abs) === 'state.json') dir = dirname(abs);
+      else return null;
+    }
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+  return describeSessionDir(dir, homeOfSessionDir(dir));
+}

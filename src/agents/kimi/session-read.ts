@@ -1,0 +1,92 @@
+// Reads one session folder within the bounds: state.json, then each agent's wire (main first,
+// then sorted), stopping an agent at the first bound it breaks. What breaks a bound is reported
+// and left out whole; what fits is folded into a WireLog per agent.
+import { realpath } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import type { FileProblem } from '../types.js';
+import type { KimiBounds } from './bounds.js';
+import { agentDirs } from './discover.js';
+import { mainAgentId, orderAgentIds, statePath, wirePath } from './layout.js';
+import { readStateFile, type KimiState } from './state-file.js';
+import type { WireLog } from './wire-entry.js';
+import { readWire } from './wire-read.js';
+
+export interface KimiSessionLogs {
+  state: KimiState | null;
+  /** The agents whose wires were read, main first. */
+  logs: Map<string, WireLog>;
+  problems: FileProblem[];
+  badLines: { path: string; count: number }[];
+  /** Wires whose final line is torn (a writer may still be appending). */
+  tornTails: string[];
+}
+
+/** A wire reached through a link that leaves the session folder is not the session's. */
+async function staysInside(path: string, dir: string): Promise<boolean> {
+  try {
+    const [real, root] = await Promise.all([realpath(path), realpath(dir)]);
+    return real.startsWith(root + sep);
+  } catch {
+    return false;
+  }
+}
+
+export async function readKimiSession(sessionDir: string, bounds: KimiBounds): Promise<KimiSessionLogs> {
+  const problems: FileProblem[] = [];
+  const badLines: { path: string; count: number }[] = [];
+  const tornTails: string[] = [];
+  const { state, problem } = await readStateFile(statePath(sessionDir), bounds.stateBytes);
+  if (problem !== null) problems.push(problem);
+
+  let ids = orderAgentIds([...(state?.agents.keys() ?? []), ...(await agentDirs(sessionDir))]);
+  if (ids.length > bounds.sessionAgents) {
+    problems.push({ path: sessionDir, kind: 'oversized', reason: `${ids.length} agents, over the ${bounds.sessionAgents}-agent bound; only the first ${bounds.sessionAgents} read` });
+    ids = ids.slice(0, bounds.sessionAgents);
+  }
+
+  const logs = new Map<string, WireLog>();
+  let bytes = 0;
+  let records = 0;
+  for (const id of ids) {
+    const path = wirePath(sessionDir, id);
+    let file;
+    try {
+      file = await statFile(path);
+    } catch (error) {
+      if (!isNotFound(error)) problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
+      continue;
+    }
+    if (file === null) continue;
+    if (!(await staysInside(path, sessionDir))) {
+      problems.push({ path, kind: 'unreadable', reason: 'the wire resolves outside its session folder; not read' });
+      continue;
+    }
+    if (file.size > bounds.wireBytes) {
+      problems.push({ path, kind: 'oversized', reason: `wire is ${file.size} bytes, over the ${bounds.wireBytes}-byte bound; not read` });
+      continue;
+    }
+    if (bytes + file.size > bounds.sessionBytes) {
+      problems.push({ path, kind: 'oversized', reason: `the session's wires pass the ${bounds.sessionBytes}-byte bound; not read` });
+      continue;
+    }
+    let read;
+    try {
+      read = await readWire(path, id, { maxLineBytes: bounds.wireRecordBytes, maxRecords: bounds.sessionRecords - records });
+    } catch (error) {
+      problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
+      continue;
+    }
+    if (!read.ok) {
+      problems.push({ path, kind: 'oversized', reason: read.reason });
+      continue;
+    }
+    bytes += file.size;
+    records += read.log.records;
+    if (read.badLines > 0) badLines.push({ path, count: read.badLines });
+    if (read.tornTail) tornTails.push(path);
+    logs.set(id, read.log);
+  }
+  if (!logs.has(mainAgentId)) logs.clear();
+  return { state, logs, problems, badLines, tornTails };
+}

@@ -1,0 +1,68 @@
+// One agent's active (not undone) wire entries as record turns: a person's prompts as user turns,
+// each model step as a reasoning turn (thinking in the clear) and an assistant turn with its tool
+// calls, and compactions, clears and cancels as event turns.
+import { clipMessage } from '../../record/clip.js';
+import type { ToolCall, Turn } from '../../record/types.js';
+import { toToolCall } from './tool-call.js';
+import type { WireLog, WireToolCall } from './wire-entry.js';
+
+/** Kimi's own machinery inside prompt text: reminders, and the git context a subagent task opens with. */
+const machineryBlocks = [/<system-reminder>[\s\S]*?<\/system-reminder>/g, /^\s*<git-context>[\s\S]*?<\/git-context>/];
+
+export function stripMachinery(text: string): string {
+  let out = text;
+  for (const block of machineryBlocks) out = out.replace(block, '');
+  return out.trim();
+}
+
+export interface Launch {
+  wire: WireToolCall;
+  call: ToolCall;
+}
+
+export interface AgentTurns {
+  turns: Turn[];
+  /** Calls that launched another agent of the session, for nesting. */
+  launches: Launch[];
+  /** Calls whose launch was undone: their agents are not part of the record. */
+  undoneLaunches: Set<string>;
+  /** The agent's last assistant text: a subagent's final answer. */
+  lastWords: string | null;
+}
+
+/** `withTasks` keeps machine-sent prompts: in a subagent's wire they carry the task it was given. */
+export function agentTurns(log: WireLog, withTasks: boolean): AgentTurns {
+  const turns: Turn[] = [];
+  const launches: Launch[] = [];
+  const undoneLaunches = new Set<string>();
+  let lastWords: string | null = null;
+  for (const entry of log.entries) {
+    if (entry.superseded !== null) {
+      if (entry.kind === 'step') for (const c of entry.calls) if (c.childAgentId !== null) undoneLaunches.add(c.childAgentId);
+      continue;
+    }
+    if (entry.kind === 'user') {
+      if (entry.trigger !== null && !withTasks) continue;
+      const text = stripMachinery(entry.text);
+      if (text !== '') turns.push({ role: 'user', at: entry.at, text: clipMessage(text) });
+    } else if (entry.kind === 'event') {
+      turns.push({ role: 'event', at: entry.at, text: entry.text });
+    } else {
+      const thinking = entry.parts.filter((p) => p.kind === 'think').map((p) => p.text);
+      const said = entry.parts.filter((p) => p.kind === 'text').map((p) => p.text);
+      if (thinking.length > 0) turns.push({ role: 'reasoning', at: entry.parts.find((p) => p.kind === 'think')?.at ?? entry.at, text: clipMessage(thinking.join('\n\n')) });
+      if (said.length === 0 && entry.calls.length === 0) continue;
+      const calls = entry.calls.map((wire) => {
+        const call = toToolCall(wire);
+        if (wire.childAgentId !== null) launches.push({ wire, call });
+        return call;
+      });
+      const text = said.join('\n\n');
+      if (text.trim() !== '') lastWords = text;
+      const turn: Turn = { role: 'assistant', at: entry.parts.find((p) => p.kind === 'text')?.at ?? entry.calls[0]?.at ?? entry.at, text: clipMessage(text), tool_calls: calls };
+      if (entry.model !== undefined) turn.model = entry.model;
+      turns.push(turn);
+    }
+  }
+  return { turns, launches, undoneLaunches, lastWords };
+}

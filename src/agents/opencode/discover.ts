@@ -1,0 +1,85 @@
+// Finds OpenCode sessions under a home: the SQLite databases first, then the JSON tree, each
+// session once (a session both hold is read from the database, which is where OpenCode moved it
+// in v1.2, leaving the JSON files behind). Child sessions nest in their parent and are not listed.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
+import { scanJsonTree, type TreeSession } from './json-tree.js';
+import { databaseLocator } from './locator.js';
+import type { OcSession } from './model.js';
+import { splitRoots, withDescendants } from './session-roots.js';
+import { databaseName, databaseProblem, listDatabaseSessions } from './sqlite.js';
+
+export interface OpencodeOptions {
+  /** How long a database read waits for a writer's lock. */
+  busyTimeoutMs: number;
+}
+
+/** The database's files: the database and its write-ahead log, whose growth is the change. */
+export async function databaseFiles(path: string): Promise<SessionFile[]> {
+  const files = await Promise.all([statFile(path), statFile(`${path}-wal`)]);
+  return files.filter((f): f is SessionFile => f !== null);
+}
+
+export function databaseSession(home: string, database: string, session: OcSession, files: SessionFile[]): DiscoveredSession {
+  return {
+    agent: 'opencode',
+    sessionId: session.id,
+    home,
+    path: databaseLocator(database, session.id),
+    files,
+    ...(session.directory === undefined ? {} : { cwd: session.directory }),
+  };
+}
+
+export function treeSession(home: string, root: TreeSession, childrenOf: Map<string, TreeSession[]>): DiscoveredSession {
+  const all = withDescendants(root, childrenOf, (t) => t.session);
+  const main = root.files[0];
+  return {
+    agent: 'opencode',
+    sessionId: root.session.id,
+    home,
+    path: main?.path ?? '',
+    files: all.flatMap((t) => t.files),
+    ...(root.session.directory === undefined ? {} : { cwd: root.session.directory }),
+  };
+}
+
+async function databaseNames(home: string, problems: FileProblem[]): Promise<string[]> {
+  try {
+    const names = (await readdir(home)).filter((n) => databaseName.test(n)).sort();
+    // The default channel's database first, so it wins a session another channel also holds.
+    return [...names.filter((n) => n === 'opencode.db'), ...names.filter((n) => n !== 'opencode.db')];
+  } catch (error) {
+    if (!isNotFound(error)) problems.push({ path: home, kind: 'unreadable', reason: errorMessage(error) });
+    return [];
+  }
+}
+
+export async function discoverOpencode(home: string, opts: OpencodeOptions): Promise<Discovery> {
+  const problems: FileProblem[] = [];
+  const sessions: DiscoveredSession[] = [];
+  const inDatabase = new Set<string>();
+  for (const name of await databaseNames(home, problems)) {
+    const path = join(home, name);
+    let listed: OcSession[];
+    try {
+      listed = await listDatabaseSessions(path, opts.busyTimeoutMs);
+    } catch (error) {
+      problems.push(databaseProblem(path, error));
+      continue;
+    }
+    const fresh = listed.filter((s) => !inDatabase.has(s.id));
+    for (const s of fresh) inDatabase.add(s.id);
+    const files = await databaseFiles(path);
+    for (const root of splitRoots(fresh, (s) => s).roots) sessions.push(databaseSession(home, path, root, files));
+  }
+
+  const tree = await scanJsonTree(join(home, 'storage'));
+  problems.push(...tree.problems);
+  const onlyInTree = tree.sessions.filter((t) => !inDatabase.has(t.session.id));
+  const { roots, childrenOf } = splitRoots(onlyInTree, (t) => t.session);
+  for (const root of roots) sessions.push(treeSession(home, root, childrenOf));
+  return { sessions, problems };
+}

@@ -1,0 +1,54 @@
+// Database rows (from `opencode.db` or from an agentlog export of it) as a loaded session tree.
+// Rows keep their columns as OpenCode wrote them; message and part `data` hold the JSON info
+// without the ids, which live in their own columns.
+import { text, type JsonObject } from '../../json/narrow.js';
+import { parseData, sessionFromRow, sortMessages, type OcMessage, type OcSessionData, type OcTree } from './model.js';
+
+export interface OcRows {
+  sessions: JsonObject[];
+  messages: JsonObject[];
+  parts: JsonObject[];
+}
+
+export function emptyRows(): OcRows {
+  return { sessions: [], messages: [], parts: [] };
+}
+
+/** Builds the tree under `rootId`; rows whose `data` is not JSON are counted, not fatal. */
+export function treeFromRows(rows: OcRows, rootId: string): { tree: OcTree | null; badRows: number } {
+  let badRows = 0;
+  const sessions = new Map<string, OcSessionData>();
+  for (const row of rows.sessions) {
+    const session = sessionFromRow(row);
+    if (session === undefined) badRows++;
+    else sessions.set(session.id, { session, messages: [] });
+  }
+  const messages = new Map<string, OcMessage>();
+  for (const row of rows.messages) {
+    const id = text(row, 'id');
+    const sessionId = text(row, 'session_id');
+    const data = parseData(row.data);
+    const owner = sessionId === undefined ? undefined : sessions.get(sessionId);
+    if (id === undefined || data === undefined) {
+      badRows++;
+      continue;
+    }
+    if (owner === undefined) continue;
+    const message: OcMessage = { id, info: { ...data, id, sessionID: sessionId }, parts: [] };
+    messages.set(id, message);
+    owner.messages.push(message);
+  }
+  for (const row of rows.parts) {
+    const id = text(row, 'id');
+    const messageId = text(row, 'message_id');
+    const data = parseData(row.data);
+    if (id === undefined || data === undefined) {
+      badRows++;
+      continue;
+    }
+    const message = messageId === undefined ? undefined : messages.get(messageId);
+    message?.parts.push({ ...data, id, messageID: messageId, sessionID: text(row, 'session_id') });
+  }
+  for (const data of sessions.values()) data.messages = sortMessages(data.messages);
+  return { tree: sessions.has(rootId) ? { rootId, sessions } : null, badRows };
+}

@@ -1,0 +1,83 @@
+// OpenCode's SQLite store (`opencode.db`, `opencode-<channel>.db`, since v1.2), read read-only with
+// a busy timeout. A database that still cannot be read (locked, corrupt, not a database) is
+// reported as unreadable for this scan; better-sqlite3 is loaded only when a database is present.
+import type BetterSqlite3 from 'better-sqlite3';
+import { asObject, type JsonObject } from '../../json/narrow.js';
+import { errorCode, errorMessage } from '../../fs/stat.js';
+import type { FileProblem } from '../types.js';
+import { sessionFromRow, type OcSession } from './model.js';
+import type { OcRows } from './rows.js';
+
+/** How long a read waits for a writer's lock before the database is reported unreadable. */
+export const defaultBusyTimeoutMs = 2000;
+
+/** A database file name OpenCode writes: `opencode.db`, or `opencode-<channel>.db`. */
+export const databaseName = /^opencode(?:-[A-Za-z0-9._-]+)?\.db$/;
+
+const sqliteHeader = Buffer.from('SQLite format 3\0', 'latin1');
+
+export function hasSqliteHeader(head: Buffer): boolean {
+  return head.length >= sqliteHeader.length && head.subarray(0, sqliteHeader.length).equals(sqliteHeader);
+}
+
+async function openReadOnly(path: string, busyTimeoutMs: number): Promise<BetterSqlite3.Database> {
+  const { default: Database } = await import('better-sqlite3');
+  return new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+}
+
+/** Runs `read` on a read-only connection that is always closed afterwards. */
+async function withDatabase<T>(path: string, busyTimeoutMs: number, read: (db: BetterSqlite3.Database) => T): Promise<T> {
+  const db = await openReadOnly(path, busyTimeoutMs);
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+function rowsOf(values: unknown[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const v of values) {
+    const row = asObject(v);
+    if (row !== undefined) out.push(row);
+  }
+  return out;
+}
+
+/** The problem a failed read becomes, with what to do about it. */
+export function databaseProblem(path: string, error: unknown): FileProblem {
+  const code = errorCode(error) ?? '';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return { path, kind: 'unreadable', reason: `database is locked by a running OpenCode (${errorMessage(error)}); scan again when it is idle` };
+  }
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return { path, kind: 'unreadable', reason: `not a readable SQLite database (${errorMessage(error)})` };
+  }
+  return { path, kind: 'unreadable', reason: `cannot read the OpenCode database: ${errorMessage(error)}` };
+}
+
+/** Every session row's identity (no messages). Throws what better-sqlite3 throws. */
+export function listDatabaseSessions(path: string, busyTimeoutMs: number): Promise<OcSession[]> {
+  return withDatabase(path, busyTimeoutMs, (db) => {
+    const sessions: OcSession[] = [];
+    for (const row of rowsOf(db.prepare('SELECT * FROM session').all())) {
+      const s = sessionFromRow(row);
+      if (s !== undefined) sessions.push(s);
+    }
+    return sessions;
+  });
+}
+
+const subtree = 'WITH RECURSIVE tree(id) AS (SELECT id FROM session WHERE id = ? UNION SELECT s.id FROM session s JOIN tree t ON s.parent_id = t.id)';
+
+/** The rows of one session and every session it launched (children, grandchildren…), in order. */
+export function loadDatabaseRows(path: string, rootId: string, busyTimeoutMs: number): Promise<OcRows> {
+  return withDatabase(path, busyTimeoutMs, (db) =>
+    // One read transaction, so a writer cannot slip a half-written step between the three reads.
+    db.transaction(() => ({
+      sessions: rowsOf(db.prepare(`${subtree} SELECT * FROM session WHERE id IN (SELECT id FROM tree) ORDER BY time_created, id`).all(rootId)),
+      messages: rowsOf(db.prepare(`${subtree} SELECT * FROM message WHERE session_id IN (SELECT id FROM tree) ORDER BY time_created, id`).all(rootId)),
+      parts: rowsOf(db.prepare(`${subtree} SELECT * FROM part WHERE session_id IN (SELECT id FROM tree) ORDER BY id`).all(rootId)),
+    }))(),
+  );
+}

@@ -1,0 +1,46 @@
+// The active branch as record turns: user prompts, each assistant message as its reasoning (in
+// the clear) and its text with tool calls paired to their results, and compactions, branch
+// summaries, interruptions and errors as event turns.
+import { clipMessage } from '../../record/clip.js';
+import type { Turn } from '../../record/types.js';
+import type { PiBody, PiEntry } from './entry.js';
+import { toToolCall } from './tool-call.js';
+
+type PiResult = Extract<PiBody, { type: 'toolResult' }>;
+
+export function branchTurns(active: readonly PiEntry[]): Turn[] {
+  const results = new Map<string, PiResult>();
+  for (const e of active) if (e.body.type === 'toolResult') results.set(e.body.toolCallId, e.body);
+  const turns: Turn[] = [];
+  for (const e of active) {
+    const b = e.body;
+    switch (b.type) {
+      case 'user':
+        if (b.text.trim() !== '') turns.push({ role: 'user', at: e.at, text: clipMessage(b.text) });
+        break;
+      case 'assistant': {
+        const thinking = b.parts.filter((p) => p.kind === 'thinking').map((p) => p.text);
+        if (thinking.length > 0) turns.push({ role: 'reasoning', at: e.at, text: clipMessage(thinking.join('\n\n')) });
+        const cut = b.stopReason === 'aborted' || b.stopReason === 'error';
+        const said = b.parts.filter((p) => p.kind === 'text').map((p) => p.text);
+        if (said.length > 0 || b.calls.length > 0) {
+          const turn: Turn = { role: 'assistant', at: e.at, text: clipMessage(said.join('\n\n')), tool_calls: b.calls.map((c) => toToolCall(c, results.get(c.id), cut)) };
+          if (b.model !== undefined) turn.model = b.model;
+          turns.push(turn);
+        }
+        if (b.stopReason === 'aborted') turns.push({ role: 'event', at: e.at, text: 'interrupted' });
+        else if (b.stopReason === 'error') turns.push({ role: 'event', at: e.at, text: clipMessage(`error: ${b.errorMessage ?? 'the request failed'}`) });
+        break;
+      }
+      case 'compaction':
+        turns.push({ role: 'event', at: e.at, text: 'context compacted' });
+        break;
+      case 'branch_summary':
+        turns.push({ role: 'event', at: e.at, text: clipMessage(b.summary.trim() === '' ? 'returned from a branch' : `returned from a branch: ${b.summary}`) });
+        break;
+      default:
+        break;
+    }
+  }
+  return turns;
+}
