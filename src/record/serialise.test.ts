@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newRecord, newSubagent } from './draft.js';
 import { finaliseRecord } from './finalise.js';
 import { makeHomeElider } from './home-elide.js';
-import { serialiseRecord } from './serialise.js';
+import { serialiseRecord, writeRecord } from './serialise.js';
 import type { SessionRecord } from './types.js';
 
 function sample(): SessionRecord {
@@ -65,5 +65,18 @@ describe('makeHomeElider', () => {
     expect(elide('/home/al/x and /home/alice/y')).toBe('~/x and /home/alice/y');
     expect(elide('projects/-home-al-code-demo')).toBe('projects/~-code-demo');
     expect(elide('/home/al')).toBe('~');
+  });
+});
+
+describe('writeRecord', () => {
+  it('writes the same bytes as serialiseRecord', () => {
+    const r = finaliseRecord(sample(), { detail: 'full', elide: makeHomeElider('/home/alice') });
+    const parts: string[] = [];
+    writeRecord(r, (c) => parts.push(c));
+    expect(parts.join('')).toBe(serialiseRecord(r));
+    const empty = finaliseRecord({ ...sample(), turns: [] }, { detail: 'full', elide: (t) => t });
+    const p2: string[] = [];
+    writeRecord(empty, (c) => p2.push(c));
+    expect(p2.join('')).toBe(serialiseRecord(empty));
   });
 });

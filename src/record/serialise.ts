@@ -83,3 +83,17 @@ export function serialiseRecord(r: SessionRecord): string {
 export function serialiseRecordPretty(r: SessionRecord): string {
   return JSON.stringify(orderRecord(r), null, 2);
 }
+
+/**
+ * Writes the compact serialisation piece by piece (one turn at a time), so printing a very large
+ * record never builds its whole JSON text in memory. The bytes equal `serialiseRecord`'s.
+ */
+export function writeRecord(r: SessionRecord, write: (chunk: string) => void): void {
+  const ordered = orderRecord({ ...r, turns: [] });
+  const head = JSON.stringify(ordered);
+  const marker = '"turns":[]';
+  const at = head.indexOf(marker);
+  write(head.slice(0, at + marker.length - 1));
+  r.turns.forEach((turn, i) => write((i === 0 ? '' : ',') + JSON.stringify(orderTurn(turn))));
+  write(head.slice(at + marker.length - 1));
+}
