@@ -7,6 +7,7 @@ import type { Command } from '../command.js';
 import { progressBar } from '../progress.js';
 import { scan, type ScanReport } from '../../scan/scan.js';
 import type { SessionRow } from '../../scan/session-row.js';
+import { applySessionNames } from '../../names/session-names.js';
 import { shortTime, thousands, totalTokens } from '../render/format.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
 
@@ -65,6 +66,7 @@ export const scanCommand: Command = {
       onProgress: (d, t) => progress.update(d, t),
     });
     progress.done();
+    for (const warning of await applySessionNames(report.sessions, ctx.stateRoot)) ctx.stderr.write(`warning: ${warning}\n`);
     if (json) {
       ctx.stdout.write(`${JSON.stringify(scanJson(report), null, 2)}\n`);
       return 0;

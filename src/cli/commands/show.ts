@@ -5,9 +5,10 @@ import { parseAgentList } from '../agent-flag.js';
 import { selectAgents } from '../context.js';
 import type { Command } from '../command.js';
 import { resolveTarget } from '../../scan/resolve.js';
+import { sessionName } from '../../names/session-names.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
-import { serialiseRecord } from '../../record/serialise.js';
+import { writeRecord } from '../../record/serialise.js';
 import { detailLevels, isDetail } from '../../record/types.js';
 import { renderRecordText } from '../render/record-text.js';
 import { renderRecordMarkdown } from '../render/record-markdown.js';
@@ -39,9 +40,12 @@ export const showCommand: Command = {
       return 1;
     }
     const record = finaliseRecord(parsed.record, { detail, elide: makeHomeElider(ctx.userHome) });
-    if (flag(args, 'json')) ctx.stdout.write(`${serialiseRecord(record)}\n`);
+    if (flag(args, 'json')) {
+      writeRecord(record, (chunk) => ctx.stdout.write(chunk));
+      ctx.stdout.write('\n');
+    }
     else if (flag(args, 'markdown')) ctx.stdout.write(renderRecordMarkdown(record));
-    else ctx.stdout.write(renderRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path }));
+    else ctx.stdout.write(renderRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name: await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path) }));
     return 0;
   },
 };
