@@ -1,120 +1,22 @@
 // Writes a synthetic but realistic agent home of a given total size for the benchmarks:
 // Claude Code and Codex sessions (subagents, streamed repeated message ids, tool calls, token
 // counts) whose file sizes follow a measured real-world profile (3,142 Claude Code files, 1.24 GiB:
-// median 105 KB, p90 654 KB, p95 1.5 MB, p99 5.4 MB, max 87 MB). Deterministic for a given seed.
-import { mkdirSync, openSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+// median 105 KB, p90 654 KB, p95 1.5 MB, p99 5.4 MB, max 87 MB), and a modest share of Kimi Code,
+// Pi, Intendant, Gemini CLI and OpenCode sessions (bench/gen/). Deterministic for a given seed.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LineFile, codeBlock, isoAt, outputSize, rng, sampleSize, sentence, uuid, words } from './gen/common.mjs';
+import { generateGemini } from './gen/gemini.mjs';
+import { generateIntendant } from './gen/intendant.mjs';
+import { generateKimi } from './gen/kimi.mjs';
+import { generateOpencode } from './gen/opencode.mjs';
+import { generatePi } from './gen/pi.mjs';
 
-export const generatorVersion = 3;
+export const generatorVersion = 5;
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-// Quantiles of the measured profile, interpolated in log space.
-const sizeQuantiles = [
-  [0, 3_000],
-  [0.5, 105_000],
-  [0.9, 654_000],
-  [0.95, 1_500_000],
-  [0.99, 5_400_000],
-  [1, 24_000_000],
-];
-
-function sampleSize(r) {
-  const u = r();
-  for (let i = 1; i < sizeQuantiles.length; i++) {
-    const [q1, s1] = sizeQuantiles[i];
-    const [q0, s0] = sizeQuantiles[i - 1];
-    if (u <= q1) {
-      const f = (u - q0) / (q1 - q0);
-      return Math.round(Math.exp(Math.log(s0) + f * (Math.log(s1) - Math.log(s0))));
-    }
-  }
-  return sizeQuantiles.at(-1)[1];
-}
-
-const words = (
-  'the a to of and in is it that for on with as this be are by function return const value file test error ' +
-  'build index session parser record token cache stream line buffer offset query result config server client ' +
-  'request response module import export type interface class method update delete create render component state ' +
-  'migration schema column table database commit branch merge review deploy release version package install run'
-).split(' ');
-const rare = ['zanzibar', 'quixotic', 'flibbertigibbet', 'xylophonic', 'brouhaha'];
-const accented = ['café', 'naïve', 'Straße', 'über', 'déjà', 'façade', '日本語', 'résumé', 'Ωmega'];
-
-function sentence(r, n) {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const u = r();
-    if (u < 0.002) out.push(`${rare[Math.floor(r() * rare.length)]}${Math.floor(r() * 50)}`);
-    else if (u < 0.01) out.push(accented[Math.floor(r() * accented.length)]);
-    else out.push(words[Math.floor(r() * words.length)]);
-  }
-  return out.join(' ');
-}
-
-function codeBlock(r, bytes) {
-  const lines = [];
-  let size = 0;
-  while (size < bytes) {
-    const l = `${'  '.repeat(Math.floor(r() * 4))}${sentence(r, 4 + Math.floor(r() * 8))};`;
-    lines.push(l);
-    size += l.length + 1;
-  }
-  return lines.join('\n');
-}
-
-function uuid(r) {
-  const h = () => Math.floor(r() * 0x10000).toString(16).padStart(4, '0');
-  return `${h()}${h()}-${h()}-4${h().slice(1)}-a${h().slice(1)}-${h()}${h()}${h()}`;
-}
-
-/** Buffered line writer: one write per MiB. */
-class LineFile {
-  constructor(path) {
-    this.fd = openSync(path, 'w');
-    this.parts = [];
-    this.pending = 0;
-    this.size = 0;
-  }
-  line(obj) {
-    const s = `${JSON.stringify(obj)}\n`;
-    this.parts.push(s);
-    this.pending += s.length;
-    this.size += Buffer.byteLength(s);
-    if (this.pending > 1 << 20) this.flush();
-  }
-  flush() {
-    if (this.parts.length > 0) writeSync(this.fd, this.parts.join(''));
-    this.parts = [];
-    this.pending = 0;
-  }
-  close() {
-    this.flush();
-    closeSync(this.fd);
-  }
-}
-
-function isoAt(base, seconds) {
-  return new Date(base + seconds * 1000).toISOString();
-}
-
-function outputSize(r) {
-  const u = r();
-  if (u < 0.6) return 100 + Math.floor(r() * 1500);
-  if (u < 0.9) return 2000 + Math.floor(r() * 8000);
-  if (u < 0.98) return 10_000 + Math.floor(r() * 40_000);
-  return 50_000 + Math.floor(r() * 200_000);
-}
+/** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
+export const otherShares = { kimi: 0.06, pi: 0.06, intendant: 0.06, gemini: 0.06, opencode: 0.06 };
+const otherGenerators = { kimi: generateKimi, pi: generatePi, intendant: generateIntendant, gemini: generateGemini, opencode: generateOpencode };
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */
 function claudeSession(dir, sessionId, target, r, base, cwd, stats) {
@@ -187,6 +89,7 @@ function claudeSession(dir, sessionId, target, r, base, cwd, stats) {
   stats.files++;
   stats.bytes += main.size;
   stats.sessions++;
+  stats.ids.push(sessionId);
 }
 
 /** Writes one Codex rollout of about `target` bytes (and a spawned agent's rollout now and then). */
@@ -234,18 +137,25 @@ function codexSession(dir, threadId, target, r, base, cwd, stats, parent) {
   file.close();
   stats.files++;
   stats.bytes += file.size;
-  if (parent === undefined) stats.sessions++;
+  if (parent === undefined) {
+    stats.sessions++;
+    stats.ids.push(threadId);
+  }
 }
 
 /**
- * Generates `totalBytes` of sessions under `home` (`.claude/projects/…` and `.codex/sessions/…`).
- * One Claude Code file of `bigFileBytes` (default 87 MB) is always included.
+ * Generates `totalBytes` of sessions under `home`: every agent agentlog reads, each in its own
+ * layout (`.claude/projects/…`, `.codex/sessions/…`, `.kimi-code`, `.pi/agent`, `.intendant`,
+ * `.gemini`, `.local/share/opencode`). The five newer agents get `shares` of the bytes each; Claude
+ * Code and Codex the rest, split by `codexShare`. One Claude Code file of `bigFileBytes` (default
+ * 87 MB) is always included. `stats.<agent>.ids` are the session ids `scan` must list, each once.
  */
-export function generateHome(home, totalBytes, { seed = 42, bigFileBytes = 87_000_000, codexShare = 0.25, now = Date.now() } = {}) {
+export function generateHome(home, totalBytes, { seed = 42, bigFileBytes = 87_000_000, codexShare = 0.25, shares = otherShares, now = Date.now() } = {}) {
   const r = rng(seed);
-  const stats = { claude: { sessions: 0, files: 0, bytes: 0, input: 0, output: 0, cacheRead: 0, cacheCreate: 0 }, codex: { sessions: 0, files: 0, bytes: 0 }, bigFile: null };
-  const claudeTarget = totalBytes * (1 - codexShare);
-  const codexTarget = totalBytes * codexShare;
+  const stats = { claude: { sessions: 0, files: 0, bytes: 0, input: 0, output: 0, cacheRead: 0, cacheCreate: 0, ids: [] }, codex: { sessions: 0, files: 0, bytes: 0, ids: [] }, bigFile: null };
+  const otherTotal = Object.values(shares).reduce((a, b) => a + b, 0);
+  const claudeTarget = totalBytes * (1 - otherTotal) * (1 - codexShare);
+  const codexTarget = totalBytes * (1 - otherTotal) * codexShare;
   const projects = join(home, '.claude', 'projects');
   let i = 0;
   // Sessions spread over the last ten days so every one is inside a 14-day window.
@@ -271,6 +181,12 @@ export function generateHome(home, totalBytes, { seed = 42, bigFileBytes = 87_00
     mkdirSync(dir, { recursive: true });
     codexSession(dir, uuid(r), size, r, base, `/home/bench/code/project-${j % 40}`, stats.codex, undefined);
     j++;
+  }
+  // Each newer agent draws from its own stream, so one generator's change leaves the others' files alone.
+  let k = 1;
+  for (const [agent, share] of Object.entries(shares)) {
+    stats[agent] = share > 0 ? otherGenerators[agent](home, totalBytes * share, rng(seed + 1000 * k), now) : { sessions: 0, files: 0, bytes: 0, ids: [] };
+    k++;
   }
   return stats;
 }

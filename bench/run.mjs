@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateHome, generatorVersion } from './generate-home.mjs';
-import { baselineParse, listFiles } from './baseline.mjs';
+import { agentFiles, agentIds, baselineAgent, fileCount, statsKey } from './agent-baseline.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -86,10 +86,12 @@ function sumTotals(sessions) {
 
 function benchScan(home, stats) {
   console.log('\n## scan (issue 2)');
-  const files = listFiles(home);
-  const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
-  const base = baselineParse(files);
-  row('baseline: chunked read+split+JSON.parse', `${fmt(base.mibps)} MiB/s`, `${files.length} files`, `${fmt(bytes / 1048576)} MiB`, '1.00');
+  // Every agent's files, each read the way agent-baseline.mjs says (JSONL split and parsed per line).
+  const perAgent = agentIds.map((a) => agentFiles(home, a));
+  const all = { jsonl: perAgent.flatMap((f) => f.jsonl), json: perAgent.flatMap((f) => f.json), text: perAgent.flatMap((f) => f.text), sqlite: perAgent.flatMap((f) => f.sqlite) };
+  const base = baselineAgent(all);
+  const bytes = base.bytes;
+  row('baseline: chunked read+split+JSON.parse', `${fmt(base.mibps)} MiB/s`, `${fileCount(all)} files`, `${fmt(bytes / 1048576)} MiB`, '1.00');
   const state = mkdtempSync(join(tmpdir(), 'agentlog-bench-'));
   try {
     const env = agentEnv(home, state);
@@ -103,16 +105,20 @@ function benchScan(home, stats) {
     const report = JSON.parse(cold.stdout);
     const claude = report.sessions.filter((s) => s.agent === 'claude_code');
     const ours = sumTotals(claude);
-    console.log(`  sessions listed: ${report.sessions.length} (claude_code ${claude.length}, codex ${report.sessions.length - claude.length}); generator wrote ${stats.claude.sessions + stats.codex.sessions}`);
+    const listed = agentIds.map((a) => `${a} ${report.sessions.filter((s) => s.agent === a).length}/${stats[statsKey(a)]?.sessions ?? '?'}`).join(', ');
+    const wrote = agentIds.reduce((n, a) => n + (stats[statsKey(a)]?.sessions ?? 0), 0);
+    console.log(`  sessions listed/written: ${report.sessions.length}/${wrote} (${listed}); unreadable ${report.unreadable.length}, unparsed ${report.unparsed.length}`);
     console.log(`  claude tokens (ours, with subagents): in ${ours.input} out ${ours.output} cache read ${ours.cacheRead} cache write ${ours.cacheCreate}`);
     const cc = ensureCcusage();
     if (cc !== null) {
       const run = timed(cc, ['session', '--json', '--offline'], { CLAUDE_CONFIG_DIR: join(home, '.claude'), HOME: home });
+      console.log('  (ccusage 20 reads every agent it knows in this home: Claude Code, Codex, Kimi, Pi, Gemini CLI, OpenCode)');
       row('ccusage session --json, cold', `${fmt(run.seconds, 2)} s`, 'agentlog scan cold', `${fmt(cold.seconds, 2)} s`, fmt(cold.seconds / run.seconds, 2));
       row('agentlog unchanged vs ccusage', `${fmt(warm.seconds, 2)} s`, 'ccusage', `${fmt(run.seconds, 2)} s`, fmt(warm.seconds / run.seconds, 2));
       try {
         const j = JSON.parse(run.stdout);
-        const list = j.sessions ?? j.data ?? [];
+        // ccusage 20 names the list `session` and reads the other agents of the home too: Claude's only.
+        const list = (j.sessions ?? j.session ?? j.data ?? []).filter((s) => s.agent === undefined || s.agent === 'claude');
         const theirs = { input: 0, output: 0, cacheRead: 0, cacheCreate: 0 };
         for (const s of list) {
           theirs.input += s.inputTokens ?? 0;
@@ -149,10 +155,13 @@ function runScript(name, script, home, stats) {
   if (r.status !== 0) console.log(`  (${script} exited ${r.status})`);
 }
 
-const { home, stats } = ensureHome();
-console.log(`bench home: ${home} (${mib} MiB, node ${process.version})`);
-if (want('scan')) benchScan(home, stats);
-if (want('agents')) runScript('per-agent scan throughput (issue 3)', 'agents.mjs', home, stats);
-if (want('sessionlog')) runScript('session-log writer (issue 4)', 'sessionlog-write.mjs', home, stats);
-if (want('custody')) runScript('custody (issue 5)', 'custody.mjs', home, stats);
-if (want('search')) runScript('message search (issue 6)', 'search.mjs', home, stats);
+// Run only as the entry point: section scripts import `timed` and `agentEnv` from here.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { home, stats } = ensureHome();
+  console.log(`bench home: ${home} (${mib} MiB, node ${process.version})`);
+  if (want('scan')) benchScan(home, stats);
+  if (want('agents')) runScript('per-agent scan throughput (issue 3)', 'agents.mjs', home, stats);
+  if (want('sessionlog')) runScript('session-log writer (issue 4)', 'sessionlog-write.mjs', home, stats);
+  if (want('custody')) runScript('custody (issue 5)', 'custody.mjs', home, stats);
+  if (want('search')) runScript('message search (issue 6)', 'search.mjs', home, stats);
+}

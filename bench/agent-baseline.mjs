@@ -1,0 +1,134 @@
+// The raw baseline for one agent's files, on one core with no other work: JSONL files are read in
+// large chunks, split into lines and JSON.parse-d line by line (baseline.mjs); a JSON document
+// (Gemini CLI chat, OpenCode storage file, state.json, session_meta.json) is read whole and
+// JSON.parse-d once; a plain sidecar (Intendant's turns/*.txt) is only read; a SQLite database
+// (OpenCode) gets a SELECT of every row of its session, message and part tables with the `data`
+// columns JSON.parse-d, which is the least any reader of that store must do.
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { baselineParse } from './baseline.mjs';
+
+/** Where each agent's files live inside a bench home (as `agentEnv` points the agents there). */
+export const agentRoots = {
+  claude_code: '.claude',
+  codex: '.codex',
+  kimi: '.kimi-code',
+  pi: join('.pi', 'agent'),
+  intendant: '.intendant',
+  gemini: '.gemini',
+  opencode: join('.local', 'share', 'opencode'),
+};
+
+export const agentIds = Object.keys(agentRoots);
+
+/** The generator's name for an agent's stats (`claude` for claude_code). */
+export function statsKey(agent) {
+  return agent === 'claude_code' ? 'claude' : agent;
+}
+
+function walk(dir, out) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if (error.code === 'ENOENT') return out;
+    throw error;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) walk(p, out);
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** Every file of one agent in the home, by kind; a database's -wal/-shm files go with it. */
+export function agentFiles(home, agent) {
+  const files = { jsonl: [], json: [], text: [], sqlite: [] };
+  for (const path of walk(join(home, agentRoots[agent]), [])) {
+    if (path.endsWith('.jsonl')) files.jsonl.push(path);
+    else if (path.endsWith('.json')) files.json.push(path);
+    else if (path.endsWith('.db')) files.sqlite.push(path);
+    else if (!/\.db-(wal|shm)$/.test(path)) files.text.push(path);
+  }
+  return files;
+}
+
+export function fileCount(files) {
+  return files.jsonl.length + files.json.length + files.text.length + files.sqlite.length;
+}
+
+/** Bytes of the files, databases with their write-ahead logs. */
+export function filesBytes(files) {
+  let n = 0;
+  for (const f of [...files.jsonl, ...files.json, ...files.text]) n += statSync(f).size;
+  for (const db of files.sqlite) {
+    n += statSync(db).size;
+    if (existsSync(`${db}-wal`)) n += statSync(`${db}-wal`).size;
+  }
+  return n;
+}
+
+function readOnly(files, buf) {
+  let bytes = 0;
+  for (const f of files) {
+    const fd = openSync(f, 'r');
+    try {
+      for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) bytes += n;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return bytes;
+}
+
+function parseDocuments(files) {
+  let records = 0;
+  let bad = 0;
+  for (const f of files) {
+    records++;
+    try {
+      JSON.parse(readFileSync(f, 'utf8'));
+    } catch {
+      bad++;
+    }
+  }
+  return { records, bad };
+}
+
+function selectAll(databases) {
+  let records = 0;
+  let bad = 0;
+  for (const path of databases) {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      records += db.prepare('SELECT * FROM session').all().length;
+      for (const table of ['message', 'part']) {
+        for (const row of db.prepare(`SELECT * FROM ${table}`).all()) {
+          records++;
+          try {
+            JSON.parse(row.data);
+          } catch {
+            bad++;
+          }
+        }
+      }
+    } finally {
+      db.close();
+    }
+  }
+  return { records, bad };
+}
+
+/** Runs the baseline over one agent's files; `records` are lines, documents and rows parsed. */
+export function baselineAgent(files) {
+  const bytes = filesBytes(files);
+  const started = process.hrtime.bigint();
+  const lines = baselineParse(files.jsonl);
+  const docs = parseDocuments(files.json);
+  readOnly(files.text, Buffer.allocUnsafe(4 << 20));
+  const rows = selectAll(files.sqlite);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { seconds, bytes, records: lines.lines + docs.records + rows.records, bad: lines.bad + docs.bad + rows.bad, mibps: bytes / 1048576 / seconds };
+}
