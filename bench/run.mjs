@@ -132,6 +132,22 @@ function benchScan(home, stats) {
         console.log(`  (could not read ccusage output: ${e.message})`);
       }
     }
+    if (cc !== null) {
+      // The issue's comparison: the Claude Code half alone, ccusage kept away from the other agents.
+      const emptyHome = mkdtempSync(join(tmpdir(), 'agentlog-bench-empty-'));
+      const claudeState = mkdtempSync(join(tmpdir(), 'agentlog-bench-claude-'));
+      try {
+        const ours = timed('node', [cli, 'scan', '--agent', 'claude_code', '--json'], agentEnv(home, claudeState));
+        const oursWarm = timed('node', [cli, 'scan', '--agent', 'claude_code', '--json'], agentEnv(home, claudeState));
+        const theirs = timed(cc, ['session', '--json', '--offline'], { CLAUDE_CONFIG_DIR: join(home, '.claude'), HOME: emptyHome });
+        row('claude only: agentlog scan cold', `${fmt(ours.seconds, 2)} s`, 'ccusage (claude only)', `${fmt(theirs.seconds, 2)} s`, fmt(ours.seconds / theirs.seconds, 2));
+        row('claude only: agentlog unchanged', `${fmt(oursWarm.seconds, 2)} s`, 'ccusage (claude only)', `${fmt(theirs.seconds, 2)} s`, fmt(oursWarm.seconds / theirs.seconds, 2));
+        row('claude only: peak RSS', `${fmt(ours.rssMiB)} MiB`, 'ccusage peak RSS', `${fmt(theirs.rssMiB)} MiB`, fmt(ours.rssMiB / theirs.rssMiB, 2));
+      } finally {
+        rmSync(emptyHome, { recursive: true, force: true });
+        rmSync(claudeState, { recursive: true, force: true });
+      }
+    }
     if (stats.bigFile) {
       const size = statSync(stats.bigFile).size;
       const show = timed('node', [cli, 'show', stats.bigFile, '--json'], env);

@@ -10,7 +10,7 @@ import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import { writeRecord } from '../../record/serialise.js';
 import { detailLevels, isDetail } from '../../record/types.js';
-import { renderRecordText } from '../render/record-text.js';
+import { writeRecordText } from '../render/record-text.js';
 import { renderRecordMarkdown } from '../render/record-markdown.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
 
@@ -45,7 +45,7 @@ export const showCommand: Command = {
       ctx.stdout.write('\n');
     }
     else if (flag(args, 'markdown')) ctx.stdout.write(renderRecordMarkdown(record));
-    else ctx.stdout.write(renderRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name: await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path) }));
+    else writeRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name: await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path) }, (t) => ctx.stdout.write(t));
     return 0;
   },
 };

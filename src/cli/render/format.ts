@@ -58,3 +58,17 @@ export const ansiStyle: Style = {
   dim: (t) => `\u001b[2m${t}\u001b[22m`,
   accent: (t) => `\u001b[36m${t}\u001b[39m`,
 };
+
+/**
+ * Makes text from a log safe to print on a terminal: control characters (escape sequences in tool
+ * output, say) become visible `^X` forms instead of acting on the terminal. Newlines and tabs stay.
+ */
+export function safeText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)
+    ? text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+        const code = c.charCodeAt(0);
+        return code < 32 ? `^${String.fromCharCode(code + 64)}` : `\\u${code.toString(16).padStart(4, '0')}`;
+      })
+    : text;
+}

@@ -2,18 +2,23 @@
 // blocks and subagents nested and indented inside the call that launched them.
 import type { SessionRecord, Subagent, ToolCall, Turn } from '../../record/types.js';
 import { countSubagents, countToolCalls } from '../../record/finalise.js';
-import { clockTime, duration, shortTime, thousands, tokensLine, totalTokens, type Style } from './format.js';
+import { clockTime, duration, safeText, shortTime, thousands, tokensLine, totalTokens, type Style } from './format.js';
+
+/** Where rendered lines go: an array, or a writer that prints each line as it comes. */
+export interface Lines {
+  push(...lines: string[]): unknown;
+}
 
 function indentLines(text: string, prefix: string): string {
-  return text
+  return safeText(text)
     .split('\n')
     .map((l) => (l === '' ? prefix.trimEnd() : prefix + l))
     .join('\n');
 }
 
 function callLine(call: ToolCall, style: Style): string {
-  const bits = [style.bold(call.name)];
-  if (call.path !== undefined) bits.push(call.path);
+  const bits = [style.bold(safeText(call.name))];
+  if (call.path !== undefined) bits.push(safeText(call.path));
   const outcome: string[] = [];
   if (call.status !== undefined) outcome.push(call.status);
   if (call.exit_code !== undefined) outcome.push(`exit ${call.exit_code}`);
@@ -31,7 +36,7 @@ function subagentHeader(sub: Subagent, style: Style): string {
   return bits.join(' · ');
 }
 
-function renderCall(call: ToolCall, prefix: string, style: Style, out: string[]): void {
+function renderCall(call: ToolCall, prefix: string, style: Style, out: Lines): void {
   out.push(prefix + callLine(call, style));
   const inner = `${prefix}    `;
   if (call.input !== undefined && call.input !== '') {
@@ -49,7 +54,7 @@ function renderCall(call: ToolCall, prefix: string, style: Style, out: string[])
   }
 }
 
-function renderTurns(turns: readonly Turn[], prefix: string, style: Style, out: string[]): void {
+function renderTurns(turns: readonly Turn[], prefix: string, style: Style, out: Lines): void {
   for (const turn of turns) {
     const label = turn.model !== undefined ? `${turn.role} (${turn.model})` : turn.role;
     out.push(`${prefix}${style.dim(`[${clockTime(turn.at)}]`)} ${style.accent(label)}`);
@@ -65,11 +70,21 @@ export interface HeaderExtras {
 
 export function renderRecordText(record: SessionRecord, style: Style, extras: HeaderExtras = {}): string {
   const out: string[] = [];
+  writeRecordLines(record, style, extras, out);
+  return `${out.join('\n')}\n`;
+}
+
+/** Prints the view line by line, so a very large session is never one string in memory. */
+export function writeRecordText(record: SessionRecord, style: Style, extras: HeaderExtras, write: (text: string) => void): void {
+  writeRecordLines(record, style, extras, { push: (...lines: string[]) => lines.forEach((l) => write(`${l}\n`)) });
+}
+
+function writeRecordLines(record: SessionRecord, style: Style, extras: HeaderExtras, out: Lines): void {
   const title = [style.bold(record.agent), record.session_id];
-  if (extras.name) title.push(`“${extras.name}”`);
+  if (extras.name) title.push(`“${safeText(extras.name)}”`);
   out.push(title.join('  '));
-  const where = record.repo === '' ? '(no working directory)' : record.repo;
-  out.push(`${where}${record.branch !== null ? `  (${record.branch})` : ''}`);
+  const where = record.repo === '' ? '(no working directory)' : safeText(record.repo);
+  out.push(`${where}${record.branch !== null ? `  (${safeText(record.branch)})` : ''}`);
   const span = `${shortTime(record.started_at)} → ${shortTime(record.ended_at)}`;
   out.push(
     `${span} · ${record.turns.length} turns · ${countToolCalls(record.turns)} tool calls · ${countSubagents(record.turns)} subagents · detail ${record.detail}`,
@@ -80,5 +95,4 @@ export function renderRecordText(record: SessionRecord, style: Style, extras: He
   if (extras.file !== undefined) out.push(style.dim(`file: ${extras.file}`));
   out.push('─'.repeat(60));
   renderTurns(record.turns, '', style, out);
-  return `${out.join('\n')}\n`;
 }
