@@ -1,8 +1,23 @@
 // Every agent reader agentlog knows, in the order `claim` tries them. Adding an agent is one line.
 import type { AgentId } from '../record/types.js';
 import type { AgentReader } from './types.js';
+import { claudeCodeReader } from './claude-code/reader.js';
+import { codexReader } from './codex/reader.js';
+import { kimiReader } from './kimi/index.js';
+import { piReader } from './pi/index.js';
+import { intendantReader } from './intendant/index.js';
+import { geminiReader } from './gemini/index.js';
+import { opencodeReader } from './opencode/index.js';
 
-export const readers: readonly AgentReader[] = [];
+export const readers: readonly AgentReader[] = [
+  claudeCodeReader,
+  codexReader,
+  kimiReader,
+  piReader,
+  intendantReader,
+  geminiReader,
+  opencodeReader,
+];
 
 export function readerFor(id: AgentId): AgentReader | undefined {
   return readers.find((r) => r.id === id);

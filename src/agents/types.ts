@@ -1,6 +1,7 @@
 // The one interface every agent folder implements: find its homes, discover sessions cheaply,
 // parse one session into the record, and declare the session's custody tree.
 import type { AgentId, Detail, SessionRecord } from '../record/types.js';
+import type { MessageExtract, MessageResume } from '../record/message-index.js';
 
 /** How the CLI edge hands the environment down: agents never read `process.env` themselves. */
 export interface HomeLookup {
@@ -83,4 +84,43 @@ export interface AgentReader {
   parse(session: DiscoveredSession, ctx: ParseContext): Promise<ParsedSession>;
   /** The files a keep copies for this session. */
   tree(session: DiscoveredSession): Promise<TreeEntry[]>;
+  /** Shortcuts custody uses to find a session and its sub-agents (optional: custody falls back to `discover`). */
+  custody?: CustodyHooks;
+  /** What was said in a session, for the message index (optional while an agent has none yet). */
+  messages?: MessageExtractor;
+}
+
+/** An agent's message extraction for the search index (seed 000 "The extractors"). */
+export interface MessageExtractor {
+  /** Bumped whenever the output changes: the index rebuilds sessions extracted by another version. */
+  readonly version: number;
+  /**
+   * Reads a session's user and assistant prose. With `from`, resumes after the files' consumed
+   * offsets and returns only the new records; never throws for bad content.
+   */
+  extract(session: DiscoveredSession, from: MessageResume | null): Promise<MessageExtract>;
+}
+
+/** A sub-agent's own transcript within a session, and what links it to the call that launched it. */
+export interface Sidechain {
+  /** The sub-agent's id (Claude Code: `<id>` of `agent-<id>.jsonl`). */
+  agentId: string;
+  /** The launching tool call's id, when the agent records it (Claude Code: `toolUseId` in `.meta.json`). */
+  toolUseId: string | null;
+  agentType: string | null;
+  description: string | null;
+  path: string;
+}
+
+/** Optional custody shortcuts an agent folder may offer (seed 001 "Locate"). */
+export interface CustodyHooks {
+  /**
+   * Where a session's main file would be under `home`: with `cwd`, only where that working
+   * directory's sessions live (by encoding the cwd, never by decoding a folder name); without it,
+   * every candidate (e.g. one per project folder). Throws when a folder cannot be read, so an
+   * unreadable tree is never taken for a pruned one.
+   */
+  sessionPaths?(home: string, sessionId: string, cwd?: string): Promise<string[]>;
+  /** The session's sub-agent transcripts, in a stable order. */
+  sidechains?(session: DiscoveredSession): Promise<Sidechain[]>;
 }

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readers } from '../agents/registry.js';
+import { withKeptRoots } from '../custody/kept-homes.js';
 import type { AgentReader, HomeLookup } from '../agents/types.js';
 import type { AgentId } from '../record/types.js';
 import type { AgentHomes } from '../scan/scan.js';
@@ -69,6 +70,13 @@ export function processContext(): CliContext {
     });
     return interrupted;
   };
+  // A reader that closes the pipe early (`| head`) ends the output, not the process with a stack.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   return {
     stdout: { write: (t) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true },
     stderr: { write: (t) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true },
@@ -77,7 +85,8 @@ export function processContext(): CliContext {
     lookup,
     color: process.stdout.isTTY === true && env.NO_COLOR === undefined,
     version: packageVersion(),
-    agents: agentHomes(lookup),
+    // Kept copies are read after the vendor homes, so a session the agent pruned still shows.
+    agents: withKeptRoots(agentHomes(lookup), stateRoot),
     interrupted: onInterrupt,
     now: () => Date.now(),
   };

@@ -1,0 +1,186 @@
+// Finds Claude Code sessions cheaply: file names, sizes and mtimes, plus a peek at the first line of
+// loose `agent-*.jsonl` files to learn which session they belong to. Never a full parse.
+//
+// A session is `projects/<dir>/<id>.jsonl`; its id is the file name (a file not named by a uuid, say
+// one copied elsewhere, is named by the `sessionId` its lines carry). Subagent transcripts are part of
+// their session, never sessions of their own: `<id>/subagents/agent-*.jsonl` + `.meta.json` (newer
+// builds), and loose `agent-*.jsonl` beside the main file (older builds), which belong to the session
+// their lines' `sessionId` names. Such files whose session has no main transcript anywhere in the home
+// (the corpus `agent-test-hash-123.jsonl` names a session that is not there) are listed once, as that
+// session, since they are all that is left of it.
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
+import { agentIdOfMeta, agentIdOfTranscript, isUuid, jsonlExt, projectsDirName, readHead, sessionIdInHead, subagentsDirName } from './layout.js';
+
+/** A session before its files are stat'ed: the main transcript and the extra files that belong to it. */
+export interface SessionDraft {
+  sessionId: string;
+  main: string;
+  /** Subagent transcripts and `.meta.json` files, in name order. */
+  extra: string[];
+}
+
+export interface DirScan {
+  /** Sessions whose main transcript is in this folder. */
+  mains: SessionDraft[];
+  /**
+   * Subagent files whose session has no main transcript in this folder, keyed by the session id they
+   * name: loose `agent-*.jsonl` (older builds) and `<session>/subagents/` folders of a missing main.
+   */
+  strays: Map<string, string[]>;
+}
+
+async function listDir(dir: string): Promise<Dirent[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The transcripts and meta files of one `<session>/subagents/` folder; none when it is missing. */
+export async function subagentFiles(dir: string): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await listDir(dir);
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+  const files: string[] = [];
+  for (const e of entries) {
+    if (e.isDirectory()) continue;
+    if (agentIdOfTranscript(e.name) !== undefined || agentIdOfMeta(e.name) !== undefined) files.push(join(dir, e.name));
+  }
+  return files;
+}
+
+async function headSessionId(path: string): Promise<string | undefined> {
+  try {
+    return sessionIdInHead(await readHead(path));
+  } catch {
+    return undefined;
+  }
+}
+
+function addStray(strays: Map<string, string[]>, key: string, files: string[]): void {
+  const list = strays.get(key);
+  if (list === undefined) strays.set(key, [...files]);
+  else list.push(...files);
+}
+
+/**
+ * Reads one project folder. `onlyMain` limits the mains to that one file (used by `claim`, which wants
+ * a single session); subagent folders without a main are then not looked at.
+ */
+export async function scanProjectDir(dir: string, onlyMain?: string): Promise<DirScan> {
+  const entries = await listDir(dir);
+  const subdirs = new Set<string>();
+  const mainNames: string[] = [];
+  const agentNames: string[] = [];
+  for (const e of entries) {
+    if (e.isDirectory()) subdirs.add(e.name);
+    else if (e.name.endsWith(jsonlExt)) (agentIdOfTranscript(e.name) !== undefined ? agentNames : mainNames).push(e.name);
+  }
+  const byId = new Map<string, SessionDraft>();
+  const mains: SessionDraft[] = [];
+  for (const name of mainNames) {
+    const path = join(dir, name);
+    if (onlyMain !== undefined && path !== onlyMain) continue;
+    const stem = name.slice(0, -jsonlExt.length);
+    // The file name is the session id; a renamed or hand-made file is named by its lines instead.
+    let sessionId = isUuid(stem) ? stem : ((await headSessionId(path)) ?? stem);
+    if (byId.has(sessionId)) sessionId = stem;
+    const draft: SessionDraft = { sessionId, main: path, extra: [] };
+    if (subdirs.has(stem)) draft.extra.push(...(await subagentFiles(join(dir, stem, subagentsDirName))));
+    byId.set(sessionId, draft);
+    mains.push(draft);
+  }
+  const strays = new Map<string, string[]>();
+  for (const name of agentNames) {
+    const path = join(dir, name);
+    const sid = await headSessionId(path);
+    const owner = sid === undefined ? undefined : byId.get(sid);
+    if (owner !== undefined) owner.extra.push(path);
+    else if (onlyMain === undefined) addStray(strays, sid ?? name.slice(0, -jsonlExt.length), [path]);
+  }
+  if (onlyMain === undefined) {
+    const mainStems = new Set(mainNames.map((n) => n.slice(0, -jsonlExt.length)));
+    for (const sub of subdirs) {
+      if (mainStems.has(sub)) continue;
+      const files = await subagentFiles(join(dir, sub, subagentsDirName));
+      if (files.length > 0) addStray(strays, sub, files);
+    }
+  }
+  return { mains, strays };
+}
+
+/**
+ * Sidechain files no main transcript claims become a session of their own, named by the session id
+ * their lines carry (older builds wrote it into every `agent-*.jsonl`): the surviving part of a session
+ * whose main file is gone. The first transcript is read as the main one.
+ */
+export function orphanDraft(sessionId: string, files: string[]): SessionDraft | null {
+  const sorted = [...files].sort();
+  const main = sorted.find((f) => f.endsWith(jsonlExt));
+  if (main === undefined) return null;
+  return { sessionId, main, extra: sorted.filter((f) => f !== main) };
+}
+
+/** Stats a draft's files into a discovered session; null when its main file is gone. */
+export async function toSession(draft: SessionDraft, home: string): Promise<DiscoveredSession | null> {
+  const stats = await Promise.all([draft.main, ...draft.extra].map((p) => statFile(p)));
+  const main = stats[0];
+  if (main === null || main === undefined) return null;
+  const files: SessionFile[] = stats.filter((s): s is SessionFile => s !== null);
+  return { agent: 'claude_code', sessionId: draft.sessionId, home, path: draft.main, files };
+}
+
+/** Lists every session under `<home>/projects`. A missing home is an empty discovery. */
+export async function discoverClaude(home: string): Promise<Discovery> {
+  const root = join(home, projectsDirName);
+  const problems: FileProblem[] = [];
+  let dirs: Dirent[];
+  try {
+    dirs = await listDir(root);
+  } catch (error) {
+    if (isNotFound(error)) return { sessions: [], problems };
+    return { sessions: [], problems: [{ path: root, kind: 'unreadable', reason: errorMessage(error) }] };
+  }
+  const drafts: SessionDraft[] = [];
+  const byId = new Map<string, SessionDraft>();
+  const strays = new Map<string, string[]>();
+  for (const d of dirs) {
+    if (!d.isDirectory() && !d.isSymbolicLink()) continue;
+    const dir = join(root, d.name);
+    let scanned: DirScan;
+    try {
+      scanned = await scanProjectDir(dir);
+    } catch (error) {
+      if (d.isSymbolicLink() && isNotFound(error)) continue;
+      problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
+      continue;
+    }
+    for (const m of scanned.mains) {
+      drafts.push(m);
+      if (!byId.has(m.sessionId)) byId.set(m.sessionId, m);
+    }
+    for (const [key, files] of scanned.strays) addStray(strays, key, files);
+  }
+  // A relocated worktree can leave a session's subagents under another project folder: join by id
+  // across the whole home before calling anything an orphan.
+  for (const [key, files] of strays) {
+    const owner = byId.get(key);
+    if (owner !== undefined) owner.extra.push(...files.sort());
+    else {
+      const orphan = orphanDraft(key, files);
+      if (orphan !== null) drafts.push(orphan);
+    }
+  }
+  const sessions: DiscoveredSession[] = [];
+  for (const draft of drafts) {
+    const s = await toSession(draft, home);
+    if (s !== null) sessions.push(s);
+  }
+  return { sessions, problems };
+}

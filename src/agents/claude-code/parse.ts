@@ -1,0 +1,156 @@
+// Reads one Claude Code session's files (main transcript, subagent transcripts and their meta files)
+// into the record, streaming every transcript line by line.
+import { readFile } from 'node:fs/promises';
+import { forEachJsonObject } from '../../fs/read-jsonl.js';
+import { errorMessage, statFile } from '../../fs/stat.js';
+import { isObject, text, type JsonObject } from '../../json/narrow.js';
+import { newRecord, noteTime } from '../../record/draft.js';
+import type { DiscoveredSession, FileProblem, ParseContext, ParsedSession } from '../types.js';
+import { agentIdOfFile, jsonlExt, metaExt } from './layout.js';
+import { SessionState } from './session-state.js';
+import { assembleSubagents, type FileSubagent, type SubagentMeta } from './subagents.js';
+import { Transcript } from './transcript.js';
+
+/** Longer lines are counted as bad, not decoded: a binary file with no newline must not be read whole. */
+export const maxLineBytes = 32 * 1024 * 1024;
+/** A `.meta.json` is a few fields; anything larger is not one. */
+const maxMetaBytes = 1024 * 1024;
+
+/** Line types that may sit on a sidechain (`isSidechain: true`) inside the main file. */
+const sidechainTypes: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'attachment']);
+
+/** Groups a main file's inline sidechain lines (older builds) into one transcript per subagent. */
+class InlineSidechains {
+  readonly groups: Transcript[] = [];
+  private readonly byAgent = new Map<string, Transcript>();
+  private readonly byUuid = new Map<string, Transcript>();
+  private current: Transcript | undefined;
+
+  constructor(private readonly state: SessionState) {}
+
+  /**
+   * The group a line belongs to: by `agentId` where the line has one; else the group of its
+   * `parentUuid`; a line with no parent starts a new group (each subagent's prompt line has none).
+   */
+  groupFor(o: JsonObject): Transcript {
+    const agentId = text(o, 'agentId');
+    let group: Transcript | undefined;
+    if (agentId !== undefined) group = this.byAgent.get(agentId);
+    else {
+      const parent = o.parentUuid;
+      if (typeof parent === 'string') group = this.byUuid.get(parent) ?? this.current;
+    }
+    if (group === undefined) {
+      group = new Transcript(this.state, agentId);
+      this.groups.push(group);
+      if (agentId !== undefined) this.byAgent.set(agentId, group);
+    }
+    const uuid = agentId === undefined ? text(o, 'uuid') : undefined;
+    if (uuid !== undefined) this.byUuid.set(uuid, group);
+    this.current = group;
+    return group;
+  }
+}
+
+function feed(state: SessionState, t: Transcript, o: JsonObject): void {
+  state.seq++;
+  const type = o.type;
+  if (type === 'assistant' || type === 'user' || type === 'system') state.noteEnv(o);
+  t.feed(o, type);
+}
+
+async function readMeta(path: string): Promise<{ meta?: SubagentMeta; problem?: FileProblem; bad?: boolean }> {
+  try {
+    const s = await statFile(path);
+    if (s === null) return { problem: { path, kind: 'unreadable', reason: 'file disappeared while it was read' } };
+    if (s.size > maxMetaBytes) return { problem: { path, kind: 'oversized', reason: `subagent meta file over ${maxMetaBytes} bytes` } };
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(path, 'utf8'));
+    } catch (error) {
+      if (error instanceof SyntaxError) return { bad: true };
+      throw error;
+    }
+    if (!isObject(value)) return { bad: true };
+    const meta: SubagentMeta = {};
+    const agentType = text(value, 'agentType');
+    const description = text(value, 'description');
+    const toolUseId = text(value, 'toolUseId');
+    const parentAgentId = text(value, 'parentAgentId');
+    if (agentType !== undefined) meta.agentType = agentType;
+    if (description !== undefined) meta.description = description;
+    if (toolUseId !== undefined) meta.toolUseId = toolUseId;
+    if (parentAgentId !== undefined) meta.parentAgentId = parentAgentId;
+    return { meta };
+  } catch (error) {
+    return { problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
+  }
+}
+
+/**
+ * Parses a discovered session. The main file's read errors throw (the caller reports the session
+ * unreadable); a subagent file that cannot be read is reported in `problems` and the rest is kept.
+ */
+export async function parseClaude(session: DiscoveredSession, ctx: ParseContext): Promise<ParsedSession> {
+  const state = new SessionState(ctx.detail);
+  const main = new Transcript(state, undefined);
+  const sidechains = new InlineSidechains(state);
+  const badLines: { path: string; count: number }[] = [];
+  const problems: FileProblem[] = [];
+  const [mainFile, ...extra] = session.files;
+  if (mainFile === undefined) return { record: null, cwds: [], badLines, problems };
+
+  const r = await forEachJsonObject(
+    mainFile.path,
+    (o) => {
+      const t = o.isSidechain === true && sidechainTypes.has(o.type) ? sidechains.groupFor(o) : main;
+      feed(state, t, o);
+    },
+    { maxLineBytes },
+  );
+  if (r.badLines > 0) badLines.push({ path: mainFile.path, count: r.badLines });
+
+  const metas = new Map<string, SubagentMeta>();
+  for (const f of extra) {
+    if (!f.path.endsWith(metaExt)) continue;
+    const m = await readMeta(f.path);
+    const id = agentIdOfFile(f.path);
+    if (m.meta !== undefined && id !== undefined) metas.set(id, m.meta);
+    if (m.problem !== undefined) problems.push(m.problem);
+    if (m.bad === true) badLines.push({ path: f.path, count: 1 });
+  }
+  const files: FileSubagent[] = [];
+  for (const f of extra) {
+    if (!f.path.endsWith(jsonlExt)) continue;
+    const id = agentIdOfFile(f.path) ?? f.path;
+    const t = new Transcript(state, id);
+    try {
+      const sr = await forEachJsonObject(f.path, (o) => feed(state, t, o), { maxLineBytes });
+      if (sr.badLines > 0) badLines.push({ path: f.path, count: sr.badLines });
+    } catch (error) {
+      problems.push({ path: f.path, kind: 'unreadable', reason: errorMessage(error) });
+      continue;
+    }
+    files.push({ id, transcript: t, meta: metas.get(id) });
+  }
+
+  main.finish();
+  for (const g of sidechains.groups) g.finish();
+  for (const f of files) f.transcript.finish();
+  const { subagents } = assembleSubagents(state, main, sidechains.groups, files);
+
+  if (!state.sawSession) return { record: null, cwds: state.cwds, badLines, problems };
+  const record = newRecord('claude_code', session.sessionId);
+  record.repo = state.cwds[0] ?? '';
+  record.branch = state.branch;
+  record.models = main.models;
+  record.turns = main.turns;
+  record.totals = main.usage.totals();
+  record.started_at = main.span.started_at;
+  record.ended_at = main.span.ended_at;
+  for (const s of subagents) {
+    noteTime(record, s.started_at ?? undefined);
+    noteTime(record, s.ended_at ?? undefined);
+  }
+  return { record, cwds: state.cwds, badLines, problems };
+}

@@ -1,0 +1,56 @@
+// Finds the lines of a file that contain a marker without decoding the others: discovery uses it
+// to read relationship rows out of every log cheaply (bytes are searched, only hits are decoded).
+import { open } from 'node:fs/promises';
+
+export interface GrepOptions {
+  /** Lines longer than this are skipped. Default 1 MiB. */
+  maxLineBytes?: number;
+  chunkBytes?: number;
+}
+
+/** Calls `onLine` with every line (complete or the unterminated last one) holding `needle`. */
+export async function linesContaining(path: string, needle: string, onLine: (line: string) => void, opts: GrepOptions = {}): Promise<void> {
+  const mark = Buffer.from(needle, 'utf8');
+  const maxLine = opts.maxLineBytes ?? 1 << 20;
+  const handle = await open(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(opts.chunkBytes ?? 1 << 20);
+    let carry: Buffer = Buffer.alloc(0);
+    // Set after dropping a line that outgrew the bound: its rest, up to the next newline, is skipped.
+    let skipping = false;
+    const hits = (region: Buffer, lastLine: boolean): void => {
+      let from = 0;
+      for (;;) {
+        const at = region.indexOf(mark, from);
+        if (at === -1) return;
+        const start = region.lastIndexOf(10, at) + 1;
+        let end = region.indexOf(10, at);
+        if (end === -1) end = region.length;
+        if (!(skipping && start === 0) && end - start <= maxLine) onLine(region.toString('utf8', start, end).replace(/\r$/, ''));
+        from = end + 1;
+        if (lastLine) return;
+      }
+    };
+    let position = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      const buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const lastNl = buf.lastIndexOf(10);
+      if (lastNl === -1) {
+        if (buf.length > maxLine) {
+          skipping = true;
+          carry = Buffer.alloc(0);
+        } else carry = Buffer.from(buf);
+        continue;
+      }
+      hits(buf.subarray(0, lastNl), false);
+      skipping = false;
+      carry = Buffer.from(buf.subarray(lastNl + 1));
+    }
+    if (carry.length > 0 && !skipping) hits(carry, true);
+  } finally {
+    await handle.close();
+  }
+}

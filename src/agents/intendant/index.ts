@@ -1,0 +1,27 @@
+// The Intendant reader: native session folders under `INTENDANT_HOME` (else `~/.intendant`),
+// `logs/<id>/` each, read into the record (seed 000 "Session Logging"; research/intendant.md §1, §3.1).
+import { join } from 'node:path';
+import type { AgentReader, ParsedSession } from '../types.js';
+import { claimPath, discoverHome, linksOf, sessionTree } from './discover.js';
+import { parseIntendantSession } from './parse-session.js';
+import { intendantSearchMessages } from './search-messages.js';
+
+export { readIntendantName } from './meta.js';
+export { parseIntendantSession, type IntendantParse } from './parse-session.js';
+export type { MessageEntry, MessageLocator } from './messages.js';
+
+export const intendantReader: AgentReader = {
+  id: 'intendant',
+  displayName: 'Intendant',
+  homes(lookup) {
+    return [lookup.env('INTENDANT_HOME') ?? join(lookup.homedir, '.intendant')];
+  },
+  discover: discoverHome,
+  claim: claimPath,
+  async parse(session, ctx): Promise<ParsedSession> {
+    const p = await parseIntendantSession(session.path, { detail: ctx.detail, links: linksOf(session) });
+    return { record: p.record, cwds: p.cwds, badLines: p.badLines, problems: p.problems };
+  },
+  tree: sessionTree,
+  messages: intendantSearchMessages,
+};

@@ -1,0 +1,125 @@
+// The session graph: `session_relationship` rows (parent → child, a kind) anywhere under a logs
+// folder, read so discovery can nest children in their parents and list them once.
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { asObject, num, parseObjectLine, str, text } from '../../json/narrow.js';
+import type { FileProblem } from '../types.js';
+import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { linesContaining } from './grep-lines.js';
+import type { LogRow } from './log-row.js';
+import { nestsAsSubagent } from './vocabulary.js';
+
+export interface Relationship {
+  parent: string;
+  child: string;
+  /** `subagent`, `side`, `fork`, … (open vocabulary). */
+  kind: string;
+  tsMs?: number;
+  /** The launching runtime command's nonce, when the row names one. */
+  nonce?: number;
+}
+
+export const spineFile = 'session.jsonl';
+const marker = '"session_relationship"';
+
+/** A session id that can name a folder beside this one (no separators, no climbing). */
+export function isSafeSessionId(id: string): boolean {
+  return id !== '' && id !== '.' && id !== '..' && !/[\\/\0]/.test(id);
+}
+
+function fromData(data: LogRow['data'], tsMs: number | undefined): Relationship | undefined {
+  // Field names as the original writes them; `parent`/`child`/`kind` as a camel-free fallback.
+  const parent = text(data, 'parent_session_id') ?? text(data, 'parent');
+  const child = text(data, 'child_session_id') ?? text(data, 'child');
+  if (parent === undefined || child === undefined || parent === child) return undefined;
+  if (!isSafeSessionId(child) || !isSafeSessionId(parent)) return undefined;
+  const rel: Relationship = { parent, child, kind: str(data, 'relationship') ?? str(data, 'kind') ?? 'subagent' };
+  if (tsMs !== undefined) rel.tsMs = tsMs;
+  const nonce = num(data, 'nonce') ?? num(data, 'call_nonce');
+  if (nonce !== undefined) rel.nonce = nonce;
+  return rel;
+}
+
+export function relationshipOf(row: LogRow): Relationship | undefined {
+  return row.event === 'session_relationship' ? fromData(row.data, row.tsMs) : undefined;
+}
+
+export interface SessionFolder {
+  id: string;
+  dir: string;
+}
+
+/** Every session folder (a real directory holding a regular `session.jsonl`) under a logs folder. */
+export async function sessionFolders(logsDir: string): Promise<SessionFolder[]> {
+  let entries;
+  try {
+    entries = await readdir(logsDir, { withFileTypes: true });
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+  const out: SessionFolder[] = [];
+  for (const e of entries) {
+    // Dirent types come from lstat: a symlinked session folder is not followed.
+    if (!e.isDirectory()) continue;
+    const dir = join(logsDir, e.name);
+    try {
+      if ((await lstat(join(dir, spineFile))).isFile()) out.push({ id: e.name, dir });
+    } catch {
+      // No spine: runtime-only or half-created folders are not sessions.
+    }
+  }
+  out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return out;
+}
+
+/** Reads every relationship row of every session under a logs folder, deduplicated by (parent, child). */
+export async function readGraph(folders: readonly SessionFolder[]): Promise<{ edges: Relationship[]; problems: FileProblem[] }> {
+  const byPair = new Map<string, Relationship>();
+  const problems: FileProblem[] = [];
+  for (const f of folders) {
+    const path = join(f.dir, spineFile);
+    try {
+      await linesContaining(path, marker, (line) => {
+        const obj = parseObjectLine(line);
+        if (obj === undefined || str(obj, 'event') !== 'session_relationship') return;
+        const rel = fromData(asObject(obj.data), num(obj, 'ts_ms'));
+        if (rel === undefined) return;
+        const key = `${rel.parent}\u0000${rel.child}`;
+        if (!byPair.has(key)) byPair.set(key, rel);
+      });
+    } catch (error) {
+      problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
+    }
+  }
+  return { edges: [...byPair.values()], problems };
+}
+
+/**
+ * Which sessions nest in which: only edges of a nesting kind between two sessions present here.
+ * A child is hidden from listing when a listed root reaches it; a cycle with no root keeps its
+ * members listed so nothing disappears.
+ */
+export function nesting(ids: readonly string[], edges: readonly Relationship[]): { children: Map<string, Relationship[]>; hidden: Set<string> } {
+  const present = new Set(ids);
+  const children = new Map<string, Relationship[]>();
+  const hasParent = new Set<string>();
+  for (const e of edges) {
+    if (!nestsAsSubagent(e.kind) || !present.has(e.parent) || !present.has(e.child)) continue;
+    if (hasParent.has(e.child)) continue; // One parent per child: the first edge read wins.
+    hasParent.add(e.child);
+    const list = children.get(e.parent) ?? [];
+    list.push(e);
+    children.set(e.parent, list);
+  }
+  const hidden = new Set<string>();
+  const visit = (id: string): void => {
+    for (const e of children.get(id) ?? []) {
+      if (hidden.has(e.child)) continue;
+      hidden.add(e.child);
+      visit(e.child);
+    }
+  };
+  for (const id of ids) if (!hasParent.has(id)) visit(id);
+  return { children, hidden };
+}

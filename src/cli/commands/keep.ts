@@ -1,0 +1,65 @@
+// `agentlog keep`: copy sessions' whole trees into custody (<AGENTLOG_HOME>/kept/<installation>/)
+// before the agents prune them. With no session id it keeps everything (the same as --all).
+import { flag, flagValue, flagValues, commonFlags, UsageError } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
+import { selectAgents, type CliContext } from '../context.js';
+import type { Command } from '../command.js';
+import { progressBar } from '../progress.js';
+import { Catalog, type KeepReport } from '../../custody/index.js';
+import type { SessionKeepReport } from '../../custody/index.js';
+
+function counts(r: { copied: number; extended: number; refreshed: number; skipped: number; failed: number }): string {
+  return `${r.copied} copied, ${r.extended} extended, ${r.refreshed} refreshed, ${r.skipped} skipped, ${r.failed} failed`;
+}
+
+function sessionLine(s: SessionKeepReport): string {
+  if (s.root === 'kept') return `${s.agent} ${s.session_id}: the agent already pruned it; the kept copy is the only one (nothing to do)`;
+  return `${s.agent} ${s.session_id}: ${counts({ copied: s.copied.length, extended: s.extended.length, refreshed: s.refreshed.length, skipped: s.skipped.length, failed: s.failed.length })}`;
+}
+
+function printText(report: KeepReport, byId: boolean, ctx: CliContext): void {
+  if (byId) for (const s of report.sessions) ctx.stdout.write(`${sessionLine(s)}\n`);
+  const where = report.installations.map((i) => `${i.root} (${i.agent} ${i.home})`).join(', ');
+  const n = report.totals.sessions;
+  ctx.stdout.write(`kept ${n} session${n === 1 ? '' : 's'}${where === '' ? '' : ` into ${where}`}: ${counts(report.totals)}\n`);
+  for (const s of report.sessions) for (const f of s.failed) ctx.stderr.write(`failed: ${s.agent} ${s.session_id} ${f.path}: ${f.message}\n`);
+  for (const p of report.problems) ctx.stderr.write(`warning: ${p.path}: ${p.message}\n`);
+}
+
+export const keepCommand: Command = {
+  name: 'keep',
+  summary: 'copy sessions into custody before the agents prune them (no id: every session)',
+  usage: 'keep [--all | <session-id>...] [--agent A] [--installation NAME] [--json]',
+  flags: [
+    { name: 'all', help: 'keep every session of every agent home (what `keep` with no id does)' },
+    { name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' },
+    { name: 'installation', value: 'name', help: 'the name to keep this agent home under (default: derived from the home path)' },
+    ...commonFlags,
+  ],
+  async run(args, ctx) {
+    const ids = args.positionals;
+    if (flag(args, 'all') && ids.length > 0) throw new UsageError('give --all or session ids, not both');
+    const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
+    const catalog = await Catalog.open({ stateRoot: ctx.stateRoot, agents, version: ctx.version, now: ctx.now });
+    const installationName = flagValue(args, 'installation');
+    if (installationName !== undefined && catalog.scopes.length !== 1) {
+      const homes = catalog.scopes.map((s) => `${s.reader.id} ${s.home}`).join(', ');
+      throw new UsageError(`--installation names one agent home, and this selection has ${catalog.scopes.length} (${homes || 'none'}); choose one with --agent`);
+    }
+    const json = flag(args, 'json');
+    const progress = progressBar(ctx.stderr, 'keeping', ids.length === 0);
+    const stop = new AbortController();
+    void ctx.interrupted().then(() => stop.abort());
+    const report = await catalog.keep({
+      ids: ids.length > 0 ? ids : undefined,
+      installationName,
+      signal: stop.signal,
+      onProgress: (d, t) => progress.update(d, t),
+    });
+    progress.done();
+    if (json) ctx.stdout.write(`${JSON.stringify({ ...report, interrupted: stop.signal.aborted }, null, 2)}\n`);
+    else printText(report, ids.length > 0, ctx);
+    if (stop.signal.aborted) ctx.stderr.write('interrupted: what was kept so far is whole; run keep again to finish\n');
+    return report.totals.failed > 0 || stop.signal.aborted ? 1 : 0;
+  },
+};

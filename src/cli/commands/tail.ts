@@ -1,0 +1,83 @@
+// `agentlog tail <id>`: the newest entries of a session's transcript, read from the end of the file
+// (vendor tree first, then the kept copy), and with --follow the new ones as they are written.
+import { flag, flagValue, flagValues, commonFlags, UsageError } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
+import { selectAgents, type CliContext } from '../context.js';
+import type { Command } from '../command.js';
+import { shortTime } from '../render/format.js';
+import { resolveIdTarget } from '../../scan/resolve.js';
+import { Catalog, isCustodyError, type Entry } from '../../custody/index.js';
+import type { AgentHomes } from '../../scan/scan.js';
+
+const defaultLines = 10;
+
+function entryLine(e: Entry): string {
+  if (e.kind !== 'json') return `${'—'.padEnd(19)}  ${`(${e.kind} line)`.padEnd(16)}  ${e.preview}`;
+  const label = [e.type, e.role !== null && e.role !== e.type ? e.role : null].filter((x) => x !== null).join('/');
+  return `${shortTime(e.timestamp).padEnd(19)}  ${label.padEnd(16)}  ${e.preview}`;
+}
+
+function parseLines(raw: string | undefined): number {
+  if (raw === undefined) return defaultLines;
+  // Range errors are the catalog's (InvalidPageSize); only a non-number is a usage error here.
+  if (!/^-?\d+$/.test(raw)) throw new UsageError(`-n takes a whole number, not "${raw}"`);
+  return Number(raw);
+}
+
+/** The full id for an exact id or a unique prefix (kept copies included). */
+async function fullId(target: string, catalog: Catalog, agents: AgentHomes[]): Promise<string> {
+  if ((await catalog.locate(target)) !== null) return target;
+  try {
+    return (await resolveIdTarget(target, agents)).session.sessionId;
+  } catch (error) {
+    if (isCustodyError(error) || (error as { code?: unknown }).code === 'SessionNotFound') return target;
+    throw error;
+  }
+}
+
+function writeEntries(entries: readonly Entry[], ctx: CliContext): void {
+  if (entries.length > 0) ctx.stdout.write(`${entries.map(entryLine).join('\n')}\n`);
+}
+
+export const tailCommand: Command = {
+  name: 'tail',
+  summary: 'print the newest entries of a session (vendor tree or kept copy); --follow for new ones',
+  usage: 'tail <session-id> [-n N] [--follow] [--agent A] [--json]',
+  flags: [
+    { name: 'lines', short: 'n', value: 'N', help: `how many entries (1-10000, default ${defaultLines})` },
+    { name: 'follow', short: 'f', help: 'keep printing entries as the session is written (Ctrl-C stops)' },
+    { name: 'agent', value: 'agents', repeat: true, help: 'look only in these agents\' homes' },
+    ...commonFlags,
+  ],
+  async run(args, ctx) {
+    const target = args.positionals[0];
+    if (target === undefined || args.positionals.length > 1) throw new UsageError('tail takes one session id (or a unique id prefix)');
+    const limit = parseLines(flagValue(args, 'lines'));
+    const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
+    const catalog = await Catalog.open({ stateRoot: ctx.stateRoot, agents, version: ctx.version, now: ctx.now });
+    const id = await fullId(target, catalog, agents);
+    const page = await catalog.lastEntries(id, limit);
+    const json = flag(args, 'json');
+    if (!flag(args, 'follow')) {
+      if (json) ctx.stdout.write(`${JSON.stringify({ session: page.session, entries: page.entries, older: page.older }, null, 2)}\n`);
+      else writeEntries(page.entries, ctx);
+      return 0;
+    }
+    // With --follow, --json is JSON lines: the first page, then one line per batch.
+    if (json) ctx.stdout.write(`${JSON.stringify({ session: page.session, entries: page.entries, restart: null })}\n`);
+    else writeEntries(page.entries, ctx);
+    const stop = new AbortController();
+    void ctx.interrupted().then(() => stop.abort());
+    for await (const batch of catalog.follow(id, { from: page.newer, signal: stop.signal })) {
+      if (json) {
+        ctx.stdout.write(`${JSON.stringify(batch)}\n`);
+        continue;
+      }
+      if (batch.restart !== null) {
+        ctx.stderr.write(`-- transcript ${batch.restart.reason}: reading ${batch.session.path} from byte ${batch.restart.resumed_at} --\n`);
+      }
+      writeEntries(batch.entries, ctx);
+    }
+    return 0;
+  },
+};

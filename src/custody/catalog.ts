@@ -1,0 +1,258 @@
+// The custody catalog: locate, read (forward, paged backward, sub-agents, follow) and keep sessions
+// of the installations it is opened over, resolving each read vendor tree first, then kept copy.
+import { mkdir, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { AgentReader, DiscoveredSession } from '../agents/types.js';
+import type { AgentHomes } from '../scan/scan.js';
+import type { Entry } from './entry.js';
+import { custodyErrors } from './errors.js';
+import { followTranscript, type FollowBatch, type FollowOptions, type FollowStart } from './follow.js';
+import { installationsOf, listInstallations, type Installation } from './installation.js';
+import { emptySessionReport, keepHome, keepTotals, type FileFailure, type KeepTotals, type SessionKeepReport } from './keep.js';
+import { vendorHomes } from './kept-homes.js';
+import { lastLineEnd } from './lines.js';
+import { locateSession, type Located, type LocateOptions, type Scope } from './locate.js';
+import { decodeToken, identityOf, offsetHash, tokenHolds } from './page-token.js';
+import { checkPageSize, defaultPageTuning, readPage, type EntryPage, type PageTuning } from './pages.js';
+import { lstatOrNull, openRead } from './safe-fs.js';
+import { sessionId, type SessionId } from './session-id.js';
+import { findSidechain } from './sidechain.js';
+import { streamEntries } from './stream.js';
+import { openTranscript, assertPageable } from './transcript.js';
+
+export interface CatalogOptions {
+  /** AGENTLOG_HOME: kept copies live in `<stateRoot>/kept/<installation-key>/`. */
+  stateRoot: string;
+  /** Readers with their vendor homes (kept roots in the list are ignored: the catalog adds its own). */
+  agents: readonly AgentHomes[];
+  /** The working directory sessions ran under, when known: vendor lookups are then keyed by it. */
+  cwd?: string;
+  /** The agentlog version written into custody facts and installation records. */
+  version: string;
+  now?: () => number;
+  page?: Partial<PageTuning>;
+}
+
+export interface KeepOptions {
+  /** Session ids to keep; omitted: every session of every vendor home. */
+  ids?: readonly string[];
+  /** --installation NAME (only with one vendor home in the catalog). */
+  installationName?: string;
+  signal?: AbortSignal;
+  lockWaitMs?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface KeepReport {
+  installations: { agent: string; home: string; key: string; root: string }[];
+  sessions: SessionKeepReport[];
+  /** Discovery problems (unreadable files), reported and skipped. */
+  problems: FileFailure[];
+  totals: KeepTotals;
+}
+
+async function canonical(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+export class Catalog {
+  private constructor(
+    readonly stateRoot: string,
+    readonly scopes: Scope[],
+    private readonly opts: CatalogOptions,
+    private readonly tuning: PageTuning,
+  ) {}
+
+  /** Opens a catalog over the given agents' homes and the installations that keep them. */
+  static async open(opts: CatalogOptions): Promise<Catalog> {
+    const stateRoot = await canonical(opts.stateRoot);
+    const installations = await listInstallations(stateRoot);
+    const scopes: Scope[] = [];
+    for (const { reader, homes } of vendorHomes(opts.agents, [resolve(opts.stateRoot), stateRoot])) {
+      for (const home of homes) scopes.push({ reader, home, kept: installationsOf(installations, reader.id, home) });
+    }
+    return new Catalog(stateRoot, scopes, opts, { ...defaultPageTuning, ...opts.page });
+  }
+
+  private where(): string {
+    const homes = this.scopes.map((s) => s.home);
+    return homes.length === 0 ? 'no agent home' : homes.join(', ');
+  }
+
+  /** Re-reads which installations keep each home: a keep (here or in another process) may have added one. */
+  private async refreshKept(): Promise<void> {
+    const installations = await listInstallations(this.stateRoot);
+    for (const scope of this.scopes) scope.kept = installationsOf(installations, scope.reader.id, scope.home);
+  }
+
+  /** The session, vendor tree first then kept copy; null when no root has it. The record's `root` says which won. */
+  async locate(id: string, opts: Omit<LocateOptions, 'cwd'> = {}): Promise<Located | null> {
+    const sid = sessionId(id);
+    await this.refreshKept();
+    return locateSession(this.scopes, sid, { ...opts, cwd: this.opts.cwd });
+  }
+
+  private async mustLocate(id: SessionId): Promise<Located> {
+    await this.refreshKept();
+    const loc = await locateSession(this.scopes, id, { cwd: this.opts.cwd });
+    if (loc === null) throw custodyErrors.sessionNotFound(id, this.where());
+    return loc;
+  }
+
+  /** Every main-thread entry, oldest first (streamed; a line that does not parse is a raw entry). */
+  async *entries(id: string): AsyncGenerator<Entry> {
+    const sid = sessionId(id);
+    const t = await openTranscript(await this.mustLocate(sid), () => this.locate(sid), this.where());
+    yield* streamEntries(t.handle, t.size);
+  }
+
+  /** The newest `limit` entries, read backward from the end; `older` pages further back. */
+  async lastEntries(id: string, limit: number): Promise<EntryPage> {
+    checkPageSize(limit);
+    const sid = sessionId(id);
+    const t = await openTranscript(await this.mustLocate(sid), () => this.locate(sid), this.where());
+    try {
+      return await readPage(t.loc, t.handle, t.size, limit, this.tuning);
+    } finally {
+      await t.handle.close();
+    }
+  }
+
+  /** The page of up to `limit` entries just older than `token` (from a page's `older`). */
+  async entriesBefore(token: string, limit: number): Promise<EntryPage> {
+    checkPageSize(limit);
+    const t = decodeToken(token);
+    const sid = sessionId(t.s);
+    for (let attempt = 0; ; attempt++) {
+      const loc = await this.mustLocate(sid);
+      if (loc.root !== t.r || loc.rootPath !== t.root || loc.mainRel !== t.p) throw custodyErrors.pageSourceMoved(sid, `${loc.root} copy ${loc.main}`);
+      assertPageable(loc);
+      let handle;
+      try {
+        handle = (await openRead(loc.main)).handle;
+      } catch (error) {
+        // Pruned between locate and open: locate once more, keeping the pin.
+        if (attempt === 0 && (await lstatOrNull(loc.main).catch(() => null)) === null) continue;
+        throw error;
+      }
+      try {
+        if (!(await tokenHolds(t, handle))) throw custodyErrors.pageSourceMoved(sid, `a different file at ${loc.main}`);
+        return await readPage(loc, handle, t.o, limit, this.tuning);
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+
+  /**
+   * A sub-agent's sidechain, found by the launching tool_use id (or the sub-agent's id), from the
+   * winning root, else from the kept copy when the vendor pruned only the sub-agent files.
+   */
+  async *subagentEntries(id: string, key: string): AsyncGenerator<Entry> {
+    const sid = sessionId(id);
+    const k = sessionId(key);
+    const loc = await this.mustLocate(sid);
+    const copies = [loc];
+    if (loc.root === 'vendor') {
+      const kept = await this.locate(sid, { only: 'kept' });
+      if (kept !== null) copies.push(kept);
+    }
+    const found = await findSidechain(copies, k);
+    const { handle, stat } = await openRead(found.sidechain.path);
+    yield* streamEntries(handle, stat.size);
+  }
+
+  /**
+   * Batches of new entries as the transcript grows, until `signal` aborts. With `from` (a page's
+   * `newer` token) it starts there; else at the current end.
+   */
+  async *follow(id: string, opts: FollowOptions & { from?: string } = {}): AsyncGenerator<FollowBatch> {
+    const sid = sessionId(id);
+    const relocate = (): Promise<Located | null> => this.locate(sid);
+    const loc = await this.mustLocate(sid);
+    assertPageable(loc);
+    let start: FollowStart;
+    if (opts.from !== undefined) {
+      const t = decodeToken(opts.from);
+      if (t.s !== sid) throw custodyErrors.invalidPageToken(`it belongs to session ${t.s}`);
+      const same = loc.root === t.r && loc.rootPath === t.root && loc.mainRel === t.p;
+      start = { loc, offset: t.o, identity: same ? { dev: t.dev, ino: t.ino } : { dev: '', ino: '' }, pin: t.h, reason: same ? 'replaced' : 'moved' };
+    } else {
+      const { handle } = await openRead(loc.main);
+      try {
+        const id = await identityOf(handle);
+        const offset = await lastLineEnd(handle, id.size);
+        start = { loc, offset, identity: { dev: id.dev, ino: id.ino }, pin: await offsetHash(handle, offset) };
+      } finally {
+        await handle.close();
+      }
+    }
+    yield* followTranscript(start, relocate, opts);
+  }
+
+  /**
+   * Keeps sessions: by id (a session already resolved from its kept copy is a no-op: custody only
+   * flows from the vendor tree), or every session of every vendor home.
+   */
+  async keep(opts: KeepOptions = {}): Promise<KeepReport> {
+    const now = this.opts.now ?? Date.now;
+    const work = new Map<Scope, DiscoveredSession[]>();
+    const reports: SessionKeepReport[] = [];
+    const problems: FileFailure[] = [];
+    if (opts.ids !== undefined) {
+      const ids = opts.ids.map(sessionId);
+      for (const id of ids) {
+        const loc = await this.mustLocate(id);
+        if (loc.root === 'kept') {
+          reports.push(emptySessionReport(loc.agent, loc.sessionId, 'kept', (loc.installation as Installation).key));
+          continue;
+        }
+        const list = work.get(loc.scope) ?? [];
+        if (!list.some((s) => s.sessionId === loc.sessionId)) list.push(await loc.session());
+        work.set(loc.scope, list);
+      }
+    } else {
+      for (const scope of this.scopes) {
+        if ((await lstatOrNull(scope.home).catch(() => null)) === null) continue;
+        const found = await scope.reader.discover(scope.home);
+        for (const p of found.problems) problems.push({ path: p.path, message: `${p.kind}: ${p.reason}`, code: null });
+        if (found.sessions.length > 0) work.set(scope, found.sessions);
+      }
+    }
+    const total = [...work.values()].reduce((n, l) => n + l.length, 0);
+    let done = 0;
+    opts.onProgress?.(0, total);
+    const installations: KeepReport['installations'] = [];
+    if (work.size > 0) await mkdir(this.stateRoot, { recursive: true, mode: 0o700 });
+    const stateRoot = await canonical(this.stateRoot);
+    for (const [scope, sessions] of work) {
+      if (opts.signal?.aborted === true) break;
+      const r = await keepHome({
+        stateRoot,
+        reader: scope.reader,
+        home: scope.home,
+        sessions,
+        installationName: opts.installationName,
+        version: this.opts.version,
+        now,
+        signal: opts.signal,
+        lockWaitMs: opts.lockWaitMs,
+        onSession: () => opts.onProgress?.(++done, total),
+      });
+      installations.push({ agent: scope.reader.id, home: scope.home, key: r.installation.key, root: r.installation.root });
+      reports.push(...r.sessions);
+      problems.push(...r.problems);
+    }
+    return { installations, sessions: reports, problems, totals: keepTotals(reports) };
+  }
+
+  /** The readers this catalog covers (for messages). */
+  readers(): AgentReader[] {
+    return [...new Set(this.scopes.map((s) => s.reader))];
+  }
+}
+

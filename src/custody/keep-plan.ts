@@ -1,0 +1,48 @@
+// The keep planner: pure. Given what the vendor tree holds and what custody holds, one action per
+// vendor file. Files only custody holds are never in the plan: custody never deletes.
+
+export interface SourceFacts {
+  relPath: string;
+  size: number;
+  /** Null for an export (a database's rows) that has no file time: such a file is always verified. */
+  mtimeMs: number | null;
+}
+
+export interface KeptFacts {
+  size: number;
+  mtimeMs: number;
+}
+
+export const keepActionKinds = ['copy', 'extend', 'refresh', 'verify', 'skip'] as const;
+export type KeepActionKind = (typeof keepActionKinds)[number];
+
+export type KeepAction =
+  /** Not kept yet: copy it whole (temp + fsync + rename). */
+  | { kind: 'copy'; relPath: string }
+  /** Grown: append the bytes past `from` if the kept bytes are a true prefix, else refresh. */
+  | { kind: 'extend'; relPath: string; from: number }
+  /** Shrunk: replace it, keeping the previous kept bytes as a numbered backup. */
+  | { kind: 'refresh'; relPath: string }
+  /** Same size, different time: compare the bytes (tail first); equal is a skip, else a refresh. */
+  | { kind: 'verify'; relPath: string }
+  /** Same size and time as when it was kept. */
+  | { kind: 'skip'; relPath: string };
+
+/** Kept files carry the vendor file's mtime; a sub-millisecond difference is float rounding in utimes. */
+export function sameTime(a: number, b: number): boolean {
+  return Math.abs(a - b) < 1;
+}
+
+/** One action per source file, sorted by relPath. */
+export function planKeep(sources: readonly SourceFacts[], kept: ReadonlyMap<string, KeptFacts | null>): KeepAction[] {
+  return [...sources]
+    .sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0))
+    .map((s): KeepAction => {
+      const k = kept.get(s.relPath) ?? null;
+      if (k === null) return { kind: 'copy', relPath: s.relPath };
+      if (s.size > k.size) return { kind: 'extend', relPath: s.relPath, from: k.size };
+      if (s.size < k.size) return { kind: 'refresh', relPath: s.relPath };
+      if (s.mtimeMs !== null && sameTime(s.mtimeMs, k.mtimeMs)) return { kind: 'skip', relPath: s.relPath };
+      return { kind: 'verify', relPath: s.relPath };
+    });
+}

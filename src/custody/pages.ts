@@ -1,0 +1,77 @@
+// Pages of entries read backward from the end of a transcript (tail) or from a token's offset,
+// without parsing the file from the start. Within a page entries are oldest first.
+import type { FileHandle } from 'node:fs/promises';
+import { custodyErrors, maxPageSize } from './errors.js';
+import { maxLineBytes, oversizedEntry, parseEntry, type Entry } from './entry.js';
+import { backwardLines, type Line } from './lines.js';
+import type { Located, RecordRoot } from './locate.js';
+import { identityOf, mintToken, type TokenSource } from './page-token.js';
+
+export interface PageSession {
+  agent: Located['agent'];
+  session_id: string;
+  root: RecordRoot;
+  path: string;
+}
+
+export interface EntryPage {
+  session: PageSession;
+  /** Oldest first. */
+  entries: Entry[];
+  /** Pages backward through `entriesBefore`; null when the page reaches the file's first line. */
+  older: string | null;
+  /** The line start just past this page: where `follow` picks up. */
+  newer: string;
+}
+
+export interface PageTuning {
+  blockBytes: number;
+  /** A line whose start is not found within this many bytes makes the transcript CorruptTranscript. */
+  scanBudgetBytes: number;
+}
+
+export const defaultPageTuning: PageTuning = { blockBytes: 64 * 1024, scanBudgetBytes: 256 * 1024 * 1024 };
+
+/** InvalidPageSize unless 1 ≤ limit ≤ 10,000 (checked before any lookup). */
+export function checkPageSize(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxPageSize) throw custodyErrors.invalidPageSize(limit);
+}
+
+export function pageSession(loc: Located): PageSession {
+  return { agent: loc.agent, session_id: loc.sessionId, root: loc.root, path: loc.main };
+}
+
+export function tokenSource(loc: Located): TokenSource {
+  return { agent: loc.agent, sessionId: loc.sessionId, root: loc.root, rootPath: loc.rootPath, relPath: loc.mainRel };
+}
+
+export function lineEntry(line: Line, number: number | null): Entry | null {
+  if (line.text === null) return oversizedEntry(line.offset, line.bytes, number);
+  return parseEntry(line.text, line.offset, line.bytes, number);
+}
+
+const isBlank = (line: Line): boolean => line.text !== null && line.text.trim() === '';
+
+/**
+ * The page of up to `limit` entries ending at `end` (a line start, or the file's size: a torn final
+ * line is excluded). `limit` counts entries; blank lines are skipped and never count.
+ */
+export async function readPage(loc: Located, handle: FileHandle, end: number, limit: number, tuning: PageTuning = defaultPageTuning): Promise<EntryPage> {
+  const id = await identityOf(handle);
+  const { lines, reachedStart, completeEnd } = await backwardLines(handle, Math.min(end, id.size), limit, {
+    maxLineBytes,
+    blockBytes: tuning.blockBytes,
+    scanBudgetBytes: tuning.scanBudgetBytes,
+    counts: (l) => !isBlank(l),
+    path: loc.main,
+  });
+  const entries = lines.map((l) => lineEntry(l, null)).filter((e): e is Entry => e !== null);
+  const first = lines[0];
+  const src = tokenSource(loc);
+  return {
+    session: pageSession(loc),
+    entries,
+    older: reachedStart || first === undefined ? null : await mintToken(src, handle, id, first.offset),
+    newer: await mintToken(src, handle, id, completeEnd),
+  };
+}

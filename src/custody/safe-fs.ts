@@ -1,0 +1,187 @@
+// File operations custody writes and reads through: no symbolic link is followed below a trusted
+// root (every ancestor lstat-checked, leaves opened with O_NOFOLLOW), folders are created 0700 one
+// level at a time, and whole-file writes go temp + fsync + rename.
+import { constants, lstatSync, type Stats } from 'node:fs';
+import { chmod, lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { errorCode } from '../fs/stat.js';
+import { CustodyError, custodyErrors } from './errors.js';
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_EXCL, O_APPEND, O_NOFOLLOW } = constants;
+
+export const fileMode = 0o600;
+export const dirMode = 0o700;
+
+/**
+ * `lstat` without the promise round trip, or null when nothing is there. Used when planning a keep,
+ * where thousands of metadata-only calls would otherwise cost more in scheduling than in the kernel.
+ */
+export function lstatNow(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+
+/** `lstat`, or null when nothing is there. */
+export async function lstatOrNull(path: string): Promise<Stats | null> {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+
+function wrap(error: unknown, path: string, what: string): Error {
+  if (error instanceof CustodyError) return error;
+  if (errorCode(error) === 'ELOOP') return custodyErrors.unsafePath(path, 'it is a symbolic link');
+  return custodyErrors.io(path, what, error);
+}
+
+/**
+ * Checks that each folder of `relDir` below `root` is a real folder, not a link. `verified` caches
+ * folders already checked during one run so a keep of many files costs one lstat per folder.
+ */
+export async function assertRealDirs(root: string, relDir: string, verified?: Set<string>): Promise<void> {
+  let path = root;
+  for (const part of relDir.split('/').filter((p) => p !== '')) {
+    path = join(path, part);
+    if (verified?.has(path)) continue;
+    let st: Stats | null;
+    try {
+      st = lstatNow(path);
+    } catch (error) {
+      throw wrap(error, path, 'inspect');
+    }
+    if (st === null) throw custodyErrors.io(path, 'find', new Error('no such folder'));
+    if (st.isSymbolicLink()) throw custodyErrors.unsafePath(path, 'it is a symbolic link');
+    if (!st.isDirectory()) throw custodyErrors.unsafePath(path, 'it is not a folder');
+    verified?.add(path);
+  }
+}
+
+/**
+ * Creates `root/relDir` one level at a time, each new folder 0700 (chmod'ed, so a loose umask does
+ * not widen it); an existing level must be a real folder. Returns the absolute folder.
+ */
+export async function ensureDirs(root: string, relDir: string, verified?: Set<string>): Promise<string> {
+  let path = root;
+  for (const part of relDir.split('/').filter((p) => p !== '')) {
+    path = join(path, part);
+    if (verified?.has(path)) continue;
+    try {
+      await mkdir(path, { mode: dirMode });
+      await chmod(path, dirMode);
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw wrap(error, path, 'create');
+      const st = await lstat(path).catch((e: unknown) => {
+        throw wrap(e, path, 'inspect');
+      });
+      if (st.isSymbolicLink()) throw custodyErrors.unsafePath(path, 'it is a symbolic link');
+      if (!st.isDirectory()) throw custodyErrors.unsafePath(path, 'it is not a folder');
+    }
+    verified?.add(path);
+  }
+  return path;
+}
+
+/** Opens a file for reading without following a link at the leaf; it must be a regular file. */
+export async function openRead(path: string): Promise<{ handle: FileHandle; stat: Stats }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, O_RDONLY | O_NOFOLLOW);
+  } catch (error) {
+    throw wrap(error, path, 'open');
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw custodyErrors.unsafePath(path, 'it is not a regular file');
+    return { handle, stat: st };
+  } catch (error) {
+    await handle.close();
+    throw wrap(error, path, 'inspect');
+  }
+}
+
+/** Opens (creating or truncating) a private temporary file; a link planted at its name is refused. */
+export async function openTemp(path: string): Promise<FileHandle> {
+  try {
+    const handle = await open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, fileMode);
+    await handle.chmod(fileMode);
+    return handle;
+  } catch (error) {
+    throw wrap(error, path, 'create');
+  }
+}
+
+/** Opens an existing kept file to append to it (never through a link). */
+export async function openAppend(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
+  } catch (error) {
+    throw wrap(error, path, 'open');
+  }
+}
+
+/** Creates a file that must not exist yet (lock files); EEXIST is left for the caller. */
+export async function openExclusive(path: string): Promise<FileHandle> {
+  return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, fileMode);
+}
+
+/** Makes a folder's entries (a rename, a new file) durable. Platforms that cannot fsync a folder are let be. */
+export async function fsyncDir(path: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, O_RDONLY | O_NOFOLLOW);
+    await handle.sync();
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'EBADF') throw wrap(error, path, 'sync');
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Reads exactly `length` bytes at `position` unless the file ends first (short reads looped). */
+export async function readFull(handle: FileHandle, buf: Buffer, length: number, position: number): Promise<number> {
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await handle.read(buf, done, length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done;
+}
+
+/** Writes a whole buffer (short writes looped). */
+export async function writeFull(handle: FileHandle, buf: Buffer, position: number | null): Promise<void> {
+  let done = 0;
+  while (done < buf.length) {
+    const { bytesWritten } = await handle.write(buf, done, buf.length - done, position === null ? null : position + done);
+    done += bytesWritten;
+  }
+}
+
+/** Renames into place and makes the rename durable. `rename` replaces a link itself, never its target. */
+export async function renameDurable(from: string, to: string, dir: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    throw wrap(error, to, 'rename into');
+  }
+  await fsyncDir(dir);
+}
+
+export async function unlinkQuiet(path: string): Promise<void> {
+  await unlink(path).catch(() => undefined);
+}
+
+/** True when `child` is `parent` or inside it (both absolute and normalised). */
+export function isInside(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+}
