@@ -1,5 +1,5 @@
 // Temporary folders that clean themselves up, and the shared corpus of real agent logs.
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +28,17 @@ export async function tempDir(prefix = 'agentlog-test-'): Promise<string> {
   return dir;
 }
 
+/** Gives the owner write access to a copied tree (the corpus itself is read-only). */
+async function makeWritable(path: string): Promise<void> {
+  const s = await stat(path);
+  await chmod(path, (s.mode & 0o777) | 0o200 | (s.isDirectory() ? 0o100 : 0));
+  if (s.isDirectory()) for (const name of await readdir(path)) await makeWritable(join(path, name));
+}
+
 /** Copies a corpus file or folder to `dest` (creating parents); the corpus is read-only, copies are not. */
 export async function copyCorpus(rel: string, dest: string): Promise<string> {
   await mkdir(dirname(dest), { recursive: true });
   await cp(corpusPath(rel), dest, { recursive: true });
+  await makeWritable(dest);
   return dest;
 }
