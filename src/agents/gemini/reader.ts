@@ -5,6 +5,7 @@ import type { AgentReader, ParsedSession } from '../types.js';
 import { buildGeminiRecord } from './build-record.js';
 import { describeChat, discoverGemini, fileStem, homeOf, peekChat } from './discover.js';
 import { loadConversation } from './load.js';
+import { geminiSearchMessages } from './search-messages.js';
 
 export const geminiReader: AgentReader = {
   id: 'gemini',
@@ -43,4 +44,6 @@ export const geminiReader: AgentReader = {
   async tree(session) {
     return [{ relPath: relative(session.home, session.path), kind: 'file', path: session.path }];
   },
+
+  messages: geminiSearchMessages,
 };

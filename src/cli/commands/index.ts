@@ -2,5 +2,10 @@
 import type { Command } from '../command.js';
 import { scanCommand } from './scan.js';
 import { showCommand } from './show.js';
+import { keepCommand } from './keep.js';
+import { tailCommand } from './tail.js';
+import { renameCommand } from './rename.js';
+import { indexCommand } from './index-cmd.js';
+import { searchCommand } from './search.js';
 
-export const commands: readonly Command[] = [scanCommand, showCommand];
+export const commands: readonly Command[] = [scanCommand, showCommand, keepCommand, tailCommand, renameCommand, indexCommand, searchCommand];

@@ -1,0 +1,104 @@
+// `agentlog index`: brings the message-search index up to date (one sweep), or keeps it so with
+// --watch (a sweep every 30 s and on file changes) until interrupted.
+import { stat } from 'node:fs/promises';
+import { commonFlags, flag, intFlag } from '../args.js';
+import type { Command } from '../command.js';
+import type { CliContext } from '../context.js';
+import { progressBar } from '../progress.js';
+import { thousands } from '../render/format.js';
+import { defaultIntervalMs, runIndexLoop } from '../../search/index-loop.js';
+import { storePaths, storeRoot } from '../../search/store.js';
+import { sweep, type SweepOptions, type SweepReport } from '../../search/sweep.js';
+
+function mib(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${thousands(Math.round(bytes / 1024))} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** One line per sweep, and what failed (the sweep goes on past a session that fails). */
+function summary(r: SweepReport): string {
+  const parts = [
+    `${r.sessions} sessions`,
+    `${r.extracted} read`,
+    `${r.resumed} appended`,
+    `${r.unchanged} unchanged`,
+  ];
+  if (r.outside_window > 0) parts.push(`${r.outside_window} older than ${r.window_days} days`);
+  if (r.gone > 0) parts.push(`${r.gone} gone`);
+  if (r.expired > 0) parts.push(`${r.expired} expired`);
+  return `indexed ${parts.join(', ')}; ${mib(r.bytes_read)} read in ${(r.duration_ms / 1000).toFixed(2)} s`;
+}
+
+function notes(r: SweepReport, ctx: CliContext): void {
+  for (const f of r.failed.slice(0, 20)) ctx.stderr.write(`  failed ${f.session}: ${f.reason}\n`);
+  if (r.failed.length > 20) ctx.stderr.write(`  … and ${r.failed.length - 20} more (--json lists them)\n`);
+  if (r.quarantined_manifest !== null) ctx.stderr.write(`  the index manifest was corrupt: moved to ${r.quarantined_manifest} and rebuilt\n`);
+  if (r.agents_without_extractor.length > 0) ctx.stderr.write(`  not indexed yet (no message extraction): ${r.agents_without_extractor.join(', ')}\n`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+export const indexCommand: Command = {
+  name: 'index',
+  summary: 'update the message-search index (--watch keeps it fresh until interrupted)',
+  usage: 'index [--watch] [--interval S] [--window-days D] [--json]',
+  flags: [
+    { name: 'watch', short: 'w', help: 'keep sweeping (every --interval seconds and on file changes) until Ctrl-C' },
+    { name: 'interval', value: 'S', help: `seconds between sweeps with --watch (default ${defaultIntervalMs / 1000})` },
+    { name: 'window-days', value: 'D', help: 'index the last D days (default: the index\'s own, 14 for a new one; 0 = all history)' },
+    ...commonFlags,
+  ],
+  async run(args, ctx) {
+    const json = flag(args, 'json');
+    const watchMode = flag(args, 'watch');
+    const interval = intFlag(args, 'interval', 1, 86_400);
+    const windowDays = intFlag(args, 'window-days', 0, 36_500);
+    const root = storeRoot(ctx.stateRoot);
+    const firstBuild = !(await exists(storePaths(root).manifest));
+    const progress = progressBar(ctx.stderr, 'indexing', firstBuild && !json);
+    const base: SweepOptions = {
+      root,
+      agents: ctx.agents,
+      now: () => ctx.now(),
+      onProgress: (d, t) => progress.update(d, t),
+      onLockWait: (h) => {
+        if (!json) ctx.stderr.write(`waiting for another agentlog index${h !== null ? ` (pid ${h.pid})` : ''} to finish…\n`);
+      },
+      ...(windowDays !== undefined ? { windowDays } : {}),
+    };
+    if (!watchMode) {
+      let stopping = false;
+      void ctx.interrupted().then(() => (stopping = true));
+      const report = await sweep({ ...base, collectGarbage: true, shouldStop: () => stopping });
+      progress.done();
+      if (json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else {
+        ctx.stdout.write(`${summary(report)}\n`);
+        notes(report, ctx);
+      }
+      return 0;
+    }
+    const watchPaths = ctx.agents.flatMap((a) => a.homes);
+    const result = await runIndexLoop({
+      sweep: base,
+      intervalMs: (interval ?? defaultIntervalMs / 1000) * 1000,
+      watchPaths,
+      stop: ctx.interrupted(),
+      onSweep: (r, n) => {
+        if (n === 1) progress.done();
+        if (json) return;
+        // After the first sweep, only sweeps that did something are worth a line.
+        if (n === 1 || r.extracted + r.resumed + r.expired + r.failed.length > 0) ctx.stdout.write(`${summary(r)}\n`);
+        notes(r, ctx);
+      },
+      onError: (error) => ctx.stderr.write(`agentlog index: ${error instanceof Error ? error.message : String(error)}\n`),
+    });
+    progress.done();
+    if (json) ctx.stdout.write(`${JSON.stringify({ sweeps: result.sweeps, last: result.last }, null, 2)}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,130 @@
+// Source-file cursors (seed 000 "The indexer sweep"): what the index remembers about each file it
+// read, and the classification of a file now against it: Unchanged, Appended, Rewritten or Gone.
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { ConsumeMode } from '../record/message-index.js';
+
+export interface FileCursor {
+  path: string;
+  /** File identity (device, inode); both 0 when the platform gives none. */
+  dev: number;
+  ino: number;
+  /** The file's length as the extractor read it (may exceed `offset` by a torn last line). */
+  len: number;
+  /** Modification time in nanoseconds, as a decimal string. */
+  mtime_ns: string;
+  /** Bytes consumed: through the last complete line, or the whole file for a `whole` document. */
+  offset: number;
+  mode: ConsumeMode;
+  /** Hash of the first min(4 KiB, len) bytes. */
+  prefix_hash: string;
+  /** Hash of the min(4 KiB, offset) bytes ending at `offset` ('' when nothing was consumed). */
+  tail_hash: string;
+  /** When the cursor was captured: an mtime this close to it may hide a second write (racy mtime). */
+  captured_ms: number;
+}
+
+export const fileChanges = ['unchanged', 'appended', 'rewritten', 'gone'] as const;
+export type FileChange = (typeof fileChanges)[number];
+
+const windowBytes = 4096;
+/** An mtime within this of the capture time could hide a later write in the same clock granule. */
+const racyMs = 2000;
+
+function hash(buf: Uint8Array): string {
+  return createHash('sha256').update(buf).digest('hex').slice(0, 16);
+}
+
+// Cursor work is a stat and at most two 4 KiB reads per file, thousands of times per sweep: done
+// synchronously, since a thread-pool round trip costs more than the call itself.
+function readWindow(fd: number, start: number, length: number): Buffer | null {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, start + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? buf : null;
+}
+
+function hashes(path: string, len: number, offset: number): { prefix: string; tail: string } | null {
+  const fd = openSync(path, 'r');
+  try {
+    const prefix = readWindow(fd, 0, Math.min(windowBytes, len));
+    if (prefix === null) return null;
+    if (offset === 0) return { prefix: hash(prefix), tail: '' };
+    const tailLen = Math.min(windowBytes, offset);
+    const tail = offset <= prefix.length ? prefix.subarray(offset - tailLen, offset) : readWindow(fd, offset - tailLen, tailLen);
+    if (tail === null) return null;
+    return { prefix: hash(prefix), tail: hash(tail) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Captures a cursor for `path` consumed up to `offset` of the `seen` bytes the extractor read, or
+ * null when the file is gone or shorter than that (it changed while it was read). Bytes written
+ * after the read lie past `len` and read as appended next time.
+ */
+export async function captureCursor(path: string, offset: number, mode: ConsumeMode, nowMs: number, seen = offset): Promise<FileCursor | null> {
+  try {
+    const s = statSync(path, { bigint: true });
+    const size = Number(s.size);
+    const len = mode === 'whole' ? offset : Math.max(offset, seen);
+    if (size < len) return null;
+    const h = hashes(path, size, offset);
+    if (h === null) return null;
+    return {
+      path,
+      dev: Number(s.dev),
+      ino: Number(s.ino),
+      len,
+      mtime_ns: s.mtimeNs.toString(),
+      offset,
+      mode,
+      prefix_hash: h.prefix,
+      tail_hash: h.tail,
+      captured_ms: nowMs,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Classifies the file now against `c`, in the seed's order: gone; shrunk or replaced (identity) or
+ * same length with a moved mtime → rewritten; quiescent and identical → unchanged without reading;
+ * else the prefix and consumed-tail hashes decide; finally grown since the capture → appended.
+ */
+export async function checkCursor(c: FileCursor): Promise<FileChange> {
+  let s;
+  try {
+    s = statSync(c.path, { bigint: true });
+  } catch {
+    return 'gone';
+  }
+  if (!s.isFile()) return 'gone';
+  const len = Number(s.size);
+  if (len < c.len) return 'rewritten';
+  const reliable = c.ino !== 0 && s.ino !== 0n;
+  if (reliable && (Number(s.ino) !== c.ino || Number(s.dev) !== c.dev)) return 'rewritten';
+  const mtimeMoved = s.mtimeNs.toString() !== c.mtime_ns;
+  if (mtimeMoved && len === c.len) return 'rewritten';
+  if (c.mode === 'whole' && (mtimeMoved || len !== c.len)) return 'rewritten';
+  const quiescent = Number(s.mtimeNs / 1_000_000n) <= c.captured_ms - racyMs;
+  if (reliable && !mtimeMoved && len === c.len && quiescent) return 'unchanged';
+  let h;
+  try {
+    h = hashes(c.path, len, c.offset);
+  } catch {
+    return 'gone';
+  }
+  if (h === null) return 'gone';
+  // The prefix window is comparable only if it was full then or the length is unchanged.
+  if ((c.len >= windowBytes || len === c.len) && h.prefix !== c.prefix_hash) return 'rewritten';
+  if (c.tail_hash !== '' && h.tail !== c.tail_hash) return 'rewritten';
+  // A torn last line that has not grown since it was seen is nothing new to read.
+  return len > c.len ? 'appended' : 'unchanged';
+}

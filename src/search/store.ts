@@ -1,0 +1,232 @@
+// The message-search store on disk (seed 000 "The shard store"): immutable content-named generation
+// files (each with its n-gram filter), one manifest replaced atomically, tombstones in their own
+// append-only file (so a corrupt-manifest rebuild keeps them), and quarantine for what is corrupt.
+import { randomBytes } from 'node:crypto';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorCode, isNotFound } from '../fs/stat.js';
+import { emptyManifest, indexFormat, parseManifest, serialiseManifest, type Manifest, type ManifestRead } from './manifest.js';
+import { SearchError } from './errors.js';
+
+/** `<state root>/cache/message_search/v1`. */
+export function storeRoot(stateRoot: string): string {
+  return join(stateRoot, 'cache', 'message_search', 'v1');
+}
+
+export const storePaths = (root: string) =>
+  ({
+    manifest: join(root, 'manifest.json'),
+    generations: join(root, 'generations'),
+    tombstones: join(root, 'tombstones.jsonl'),
+    quarantine: join(root, 'quarantine'),
+    lastSweep: join(root, 'last-sweep.json'),
+  }) as const;
+
+export async function ensureStore(root: string): Promise<void> {
+  await mkdir(join(root, 'generations'), { recursive: true, mode: 0o700 });
+  await mkdir(join(root, 'quarantine'), { recursive: true, mode: 0o700 });
+}
+
+/** Writes `data` to `path` atomically: a unique temp file, fsync (unless `durable` is false), rename. */
+export async function writeAtomic(path: string, data: string | Uint8Array, durable = true): Promise<void> {
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    await handle.writeFile(data);
+    if (durable) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The manifest file's identity and version (inode, size, mtime): changes whenever it is replaced. */
+export async function manifestStamp(root: string): Promise<string | null> {
+  try {
+    const s = await stat(storePaths(root).manifest, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+/** Reads the manifest without changing anything (queries never quarantine: only the writer does). */
+export async function readManifest(root: string): Promise<ManifestRead> {
+  let body: string;
+  try {
+    body = await readFile(storePaths(root).manifest, 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) return { state: 'missing' };
+    throw error;
+  }
+  return parseManifest(body);
+}
+
+/** Throws when the store was written by a newer index format than this agentlog knows. */
+export function guardFormat(m: Manifest): void {
+  if (m.format > indexFormat) {
+    throw new SearchError('IndexNewer', `the search index was written by a newer agentlog (index format ${m.format}, this one knows ${indexFormat}); upgrade agentlog, or delete the index to rebuild it`);
+  }
+}
+
+/**
+ * Opens the manifest for writing (under the writer lock). A corrupt manifest is moved to
+ * `quarantine/manifest.corrupt-<ms>` and replaced by an empty one with a new epoch; its revision
+ * count continues where the corrupt file still shows one (weak spot 18).
+ */
+export async function openManifestForWrite(root: string, nowMs: number, windowDays: number): Promise<{ manifest: Manifest; quarantined: string | null; stamp: string | null }> {
+  // Stamped before the read: a write in between makes the stamp stale, never the content.
+  const stamp = await manifestStamp(root);
+  const read = await readManifest(root);
+  if (read.state === 'ok') {
+    guardFormat(read.manifest);
+    if (read.manifest.format < indexFormat) return { manifest: { ...emptyManifest(nowMs, read.manifest.window_days), revision: read.manifest.revision }, quarantined: null, stamp };
+    return { manifest: read.manifest, quarantined: null, stamp };
+  }
+  if (read.state === 'missing') return { manifest: emptyManifest(nowMs, windowDays), quarantined: null, stamp };
+  const paths = storePaths(root);
+  const dest = join(paths.quarantine, `manifest.corrupt-${nowMs}-${randomBytes(3).toString('hex')}`);
+  await rename(paths.manifest, dest).catch((error: unknown) => {
+    if (!isNotFound(error)) throw error;
+  });
+  return { manifest: { ...emptyManifest(nowMs, windowDays), revision: read.revision ?? 0 }, quarantined: dest, stamp: null };
+}
+
+/** Replaces the manifest atomically, bumping its revision; returns it with its new stamp. */
+export async function writeManifest(root: string, m: Manifest, nowMs: number): Promise<Manifest> {
+  const next: Manifest = { ...m, revision: m.revision + 1, updated_at_ms: nowMs };
+  await writeAtomic(storePaths(root).manifest, serialiseManifest(next));
+  return next;
+}
+
+export function generationPath(root: string, file: string): string {
+  return join(storePaths(root).generations, file);
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+/** Like `writeAtomic` without the fsync, synchronously: small generation files, many per sweep. */
+function writeAtomicSync(path: string, data: string | Uint8Array): void {
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes a generation file and its filter unless already present (content naming dedupes). No
+ * fsync: they are re-derivable, and one torn by a power loss fails its content hash, is quarantined
+ * and re-extracted; the manifest that names them is always synced.
+ */
+export function writeGeneration(root: string, file: string, data: Uint8Array): void {
+  const gpath = generationPath(root, file);
+  if (!exists(gpath)) writeAtomicSync(gpath, data);
+}
+
+/** Moves a corrupt generation file aside; the next sweep sees it missing and re-extracts its session. */
+export async function quarantineGeneration(root: string, file: string, nowMs: number): Promise<void> {
+  const dest = join(storePaths(root).quarantine, `${file}.corrupt-${nowMs}`);
+  await mkdir(storePaths(root).quarantine, { recursive: true, mode: 0o700 }).catch(() => undefined);
+  await rename(generationPath(root, file), dest).catch((error: unknown) => {
+    if (!isNotFound(error)) throw error;
+  });
+}
+
+/** The generation files present (one directory read; the sweep checks every shard against it). */
+export async function listGenerations(root: string): Promise<Set<string>> {
+  try {
+    return new Set((await readdir(storePaths(root).generations)).filter((n) => n.endsWith('.seg')));
+  } catch (error) {
+    if (isNotFound(error)) return new Set();
+    throw error;
+  }
+}
+
+// --- tombstones -------------------------------------------------------------------------------
+
+export type Tombstones = Map<string, number>;
+
+/** Reads `tombstones.jsonl` (`{"key":…,"at_ms":…}` per line); unreadable lines are skipped. */
+export async function readTombstones(root: string): Promise<Tombstones> {
+  const out: Tombstones = new Map();
+  let text: string;
+  try {
+    text = await readFile(storePaths(root).tombstones, 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) return out;
+    throw error;
+  }
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      const v = JSON.parse(line) as { key?: unknown; at_ms?: unknown };
+      if (typeof v.key === 'string' && typeof v.at_ms === 'number') out.set(v.key, Math.max(out.get(v.key) ?? 0, v.at_ms));
+    } catch {
+      // a torn line from a killed writer: ignored
+    }
+  }
+  return out;
+}
+
+export async function appendTombstone(root: string, key: string, atMs: number): Promise<void> {
+  await appendFile(storePaths(root).tombstones, `${JSON.stringify({ key, at_ms: atMs })}\n`, { mode: 0o600 });
+}
+
+export async function rewriteTombstones(root: string, t: Tombstones): Promise<void> {
+  const body = [...t].map(([key, at_ms]) => `${JSON.stringify({ key, at_ms })}\n`).join('');
+  await writeAtomic(storePaths(root).tombstones, body);
+}
+
+// --- garbage ----------------------------------------------------------------------------------
+
+/**
+ * Deletes generation files no manifest entry references, and temp files left by a
+ * killed writer, once older than `graceMs` (a query may still be reading an older snapshot).
+ */
+export async function collectGarbage(root: string, referenced: ReadonlySet<string>, nowMs: number, graceMs: number): Promise<number> {
+  let removed = 0;
+  const dirs = [storePaths(root).generations, root];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if (isNotFound(error)) continue;
+      throw error;
+    }
+    for (const name of names) {
+      const isTemp = name.endsWith('.tmp');
+      const isGeneration = dir !== root && name.endsWith('.seg');
+      if (!isTemp && !(isGeneration && !referenced.has(name))) continue;
+      const path = join(dir, name);
+      try {
+        const s = await stat(path);
+        if (nowMs - s.mtimeMs < graceMs) continue;
+        await unlink(path);
+        removed++;
+      } catch (error) {
+        if (!isNotFound(error) && errorCode(error) !== 'EBUSY') throw error;
+      }
+    }
+  }
+  return removed;
+}
