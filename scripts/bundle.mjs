@@ -1,0 +1,22 @@
+// Bundles the CLI (and its scan worker) into single files after `tsc`: the command starts in about a
+// third of the time the ~250 separate ES modules take to load. The library stays as tsc emits it.
+import { build } from 'esbuild';
+import { chmodSync } from 'node:fs';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Native addon: loaded from node_modules at run time, never bundled.
+  external: ['better-sqlite3'],
+  sourcemap: true,
+  logLevel: 'warning',
+  // ESM output has no `require`; a bundled CommonJS dependency may still call it.
+  banner: { js: "import { createRequire as __agentlogCreateRequire } from 'node:module'; const require = __agentlogCreateRequire(import.meta.url);" },
+};
+
+await build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli/main.js' });
+// parse-pool resolves its worker beside the module that runs it: dist/cli/ for the bundle.
+await build({ ...common, entryPoints: ['src/scan/parse-worker.ts'], outfile: 'dist/cli/parse-worker.js' });
+chmodSync('dist/cli/main.js', 0o755);
