@@ -1,11 +1,11 @@
 // Finds Gemini CLI chats under a home: `tmp/<project-hash>/chats/session-*.json` and `.jsonl`,
 // reading at most a first line (JSONL) or the first 64 KiB (JSON) for the session id.
-import { open, readdir } from 'node:fs/promises';
+// File calls are synchronous: discovery peeks at every chat, a few small reads each.
+import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
-import { readFirstLine } from '../../fs/read-lines.js';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
-import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
+import { errorMessage, isNotFound } from '../../fs/stat.js';
+import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import { isJsonl } from './load.js';
 
 const chatFile = /^session-.*\.jsonl?$/;
@@ -17,26 +17,66 @@ export interface ChatHead {
   looksLikeChat: boolean;
 }
 
-async function readPrefix(path: string, bytes: number): Promise<string> {
-  const handle = await open(path, 'r');
+/** Up to `bytes` from the start of the file, decoded. */
+function readPrefix(path: string, bytes: number): string {
+  const fd = openSync(path, 'r');
   try {
     const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    const bytesRead = readSync(fd, buf, 0, bytes, 0);
     return buf.toString('utf8', 0, bytesRead);
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+/**
+ * The file's first line (a trailing `\r` removed), at most `maxBytes`: the whole prefix when no
+ * newline comes within it; null for an empty file.
+ */
+function firstLine(path: string, maxBytes: number): string | null {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(maxBytes, 64 * 1024));
+    const collected: Buffer[] = [];
+    let total = 0;
+    while (total < maxBytes) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, maxBytes - total), total);
+      if (got === 0) break;
+      const nl = buf.subarray(0, got).indexOf(10);
+      if (nl !== -1) {
+        collected.push(Buffer.from(buf.subarray(0, nl)));
+        return Buffer.concat(collected).toString('utf8').replace(/\r$/, '');
+      }
+      collected.push(Buffer.from(buf.subarray(0, got)));
+      total += got;
+    }
+    return total === 0 ? null : Buffer.concat(collected).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file's size and mtime, or null when it does not exist (or is not a regular file). */
+function fileFacts(path: string): SessionFile | null {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (s === undefined || !s.isFile()) return null;
+    return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
   }
 }
 
 /** The session id and whether the file looks like a chat, from its first line or first 64 KiB. */
 export async function peekChat(path: string): Promise<ChatHead> {
   if (isJsonl(path)) {
-    const first = parseObjectLine((await readFirstLine(path, 1 << 20)) ?? '');
+    const first = parseObjectLine(firstLine(path, 1 << 20) ?? '');
     const sessionId = str(first, 'sessionId');
     const looksLikeChat = sessionId !== undefined && first?.type === undefined && (str(first, 'projectHash') !== undefined || str(first, 'startTime') !== undefined);
     return sessionId === undefined ? { looksLikeChat } : { sessionId, looksLikeChat };
   }
-  const head = await readPrefix(path, peekBytes);
+  const head = readPrefix(path, peekBytes);
   if (!head.trimStart().startsWith('{')) return { looksLikeChat: false };
   const id = /"sessionId"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head);
   const looksLikeChat = id !== null && (/"projectHash"\s*:/.test(head) || /"messages"\s*:/.test(head));
@@ -55,9 +95,9 @@ export function homeOf(path: string): string {
   return chats;
 }
 
-async function listDir(dir: string, problems: FileProblem[]): Promise<string[]> {
+function listDir(dir: string, problems: FileProblem[]): string[] {
   try {
-    return (await readdir(dir)).sort();
+    return readdirSync(dir).sort();
   } catch (error) {
     if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
     return [];
@@ -66,7 +106,7 @@ async function listDir(dir: string, problems: FileProblem[]): Promise<string[]> 
 
 /** Describes one chat file as a discovered session, or null when it is gone. */
 export async function describeChat(path: string, home: string): Promise<DiscoveredSession | null> {
-  const file = await statFile(path);
+  const file = fileFacts(path);
   if (file === null) return null;
   let sessionId: string | undefined;
   try {
@@ -81,9 +121,9 @@ export async function discoverGemini(home: string): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const byId = new Map<string, DiscoveredSession>();
   const tmp = join(home, 'tmp');
-  for (const project of await listDir(tmp, problems)) {
+  for (const project of listDir(tmp, problems)) {
     const chats = join(tmp, project, 'chats');
-    for (const name of await listDir(chats, problems)) {
+    for (const name of listDir(chats, problems)) {
       if (!chatFile.test(name)) continue;
       const session = await describeChat(join(chats, name), home);
       if (session === null) continue;

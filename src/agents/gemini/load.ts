@@ -1,6 +1,6 @@
 // Reads a Gemini CLI chat file, either one JSON document (`session-*.json`) or the newer JSONL
 // variant (`session-*.jsonl`: a metadata line, message lines, `$set` patch lines, appended live).
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { arr, asObject, isObject, str, type JsonObject } from '../../json/narrow.js';
 import { forEachJsonObject } from '../../fs/read-jsonl.js';
 import type { FileProblem } from '../types.js';
@@ -40,9 +40,12 @@ class MessageList {
   private readonly byId = new Map<string, GeminiMessage>();
   private count = 0;
 
+  /** `full`: tool calls carry input and output (the lower detail levels drop them unbuilt). */
+  constructor(private readonly full: boolean) {}
+
   /** Returns false when the value was not a message. */
   add(value: unknown): boolean {
-    const msg = geminiMessage(value, `#${this.count++}`);
+    const msg = geminiMessage(value, `#${this.count++}`, this.full);
     if (msg === undefined) return false;
     this.byId.set(msg.id, msg);
     return true;
@@ -61,14 +64,15 @@ export function isJsonl(path: string): boolean {
   return path.toLowerCase().endsWith('.jsonl');
 }
 
-async function loadDocument(path: string): Promise<LoadResult> {
-  const size = (await stat(path)).size;
+/** A document is read in one synchronous call: it is parsed whole at once anyway. */
+async function loadDocument(path: string, full: boolean): Promise<LoadResult> {
+  const size = statSync(path).size;
   if (size > maxDocumentBytes) {
     return { problem: { path, kind: 'oversized', reason: `${size} bytes is over the ${maxDocumentBytes}-byte bound for a Gemini CLI chat document` } };
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(await readFile(path, 'utf8'));
+    doc = JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     // Gemini CLI rewrites the whole document on every message, so a torn write is one bad record.
     return { conversation: { meta: {}, messages: [], badLines: 1 } };
@@ -76,7 +80,7 @@ async function loadDocument(path: string): Promise<LoadResult> {
   if (!isObject(doc)) return { conversation: { meta: {}, messages: [], badLines: 1 } };
   const meta: GeminiMeta = {};
   mergeMeta(meta, doc);
-  const list = new MessageList();
+  const list = new MessageList(full);
   let badLines = 0;
   for (const m of arr(doc, 'messages') ?? []) {
     if (!list.add(m) && !isObject(m)) badLines++;
@@ -84,9 +88,18 @@ async function loadDocument(path: string): Promise<LoadResult> {
   return { conversation: { meta, messages: list.list(), badLines } };
 }
 
-async function loadJsonl(path: string): Promise<LoadResult> {
+/** A read buffer no bigger than the file (most chats are far smaller than the reader's default). */
+function chunkFor(path: string): number | undefined {
+  try {
+    return Math.min(2 << 20, Math.max(64 * 1024, statSync(path).size + 1));
+  } catch {
+    return undefined; // The read itself reports what is wrong with the file.
+  }
+}
+
+async function loadJsonl(path: string, full: boolean): Promise<LoadResult> {
   const meta: GeminiMeta = {};
-  const list = new MessageList();
+  const list = new MessageList(full);
   const r = await forEachJsonObject(
     path,
     (obj) => {
@@ -107,12 +120,15 @@ async function loadJsonl(path: string): Promise<LoadResult> {
       // The metadata line (first, and again if the file is rewritten); other records are drift.
       if (typeof obj.sessionId === 'string') mergeMeta(meta, obj);
     },
-    { maxLineBytes: maxRecordBytes },
+    { maxLineBytes: maxRecordBytes, chunkBytes: chunkFor(path) },
   );
   return { conversation: { meta, messages: list.list(), badLines: r.badLines } };
 }
 
-/** Loads one chat file. Throws only for I/O (a missing or unreadable file). */
-export function loadConversation(path: string): Promise<LoadResult> {
-  return isJsonl(path) ? loadJsonl(path) : loadDocument(path);
+/**
+ * Loads one chat file. Throws only for I/O (a missing or unreadable file). Without `full`, tool
+ * calls carry their names only (what every detail level below full keeps of them).
+ */
+export function loadConversation(path: string, full = true): Promise<LoadResult> {
+  return isJsonl(path) ? loadJsonl(path, full) : loadDocument(path, full);
 }

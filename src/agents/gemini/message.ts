@@ -49,8 +49,11 @@ function thoughtText(value: unknown): string {
   return subject === undefined ? description : description === '' ? subject : `${subject}\n${description}`;
 }
 
-/** Normalises one message; undefined for a value that is not a message of a known type. */
-export function geminiMessage(value: unknown, fallbackId: string): GeminiMessage | undefined {
+/**
+ * Normalises one message; undefined for a value that is not a message of a known type. Without
+ * `full`, tool calls carry their names only (the lower detail levels drop the rest).
+ */
+export function geminiMessage(value: unknown, fallbackId: string, full = true): GeminiMessage | undefined {
   const raw = asObject(value);
   const kind = kinds[str(raw, 'type') ?? ''];
   if (raw === undefined || kind === undefined) return undefined;
@@ -73,7 +76,7 @@ export function geminiMessage(value: unknown, fallbackId: string): GeminiMessage
     if (t !== '') msg.thoughts.push({ at: text(asObject(th), 'timestamp') ?? at, text: clipMessage(t) });
   }
   for (const tc of arr(raw, 'toolCalls') ?? []) {
-    const converted = geminiToolCall(tc);
+    const converted = geminiToolCall(tc, full);
     if (converted === undefined) continue;
     msg.toolCalls.push(converted.call);
     msg.paths.push(...converted.paths);

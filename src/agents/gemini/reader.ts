@@ -29,8 +29,8 @@ export const geminiReader: AgentReader = {
     return describeChat(path, homeOf(path));
   },
 
-  async parse(session): Promise<ParsedSession> {
-    const loaded = await loadConversation(session.path);
+  async parse(session, ctx): Promise<ParsedSession> {
+    const loaded = await loadConversation(session.path, ctx.detail === 'full');
     if ('problem' in loaded) return { record: null, cwds: [], badLines: [], problems: [loaded.problem] };
     const { conversation } = loaded;
     const badLines = conversation.badLines > 0 ? [{ path: session.path, count: conversation.badLines }] : [];

@@ -87,13 +87,8 @@ function isAbsolute(p: string): boolean {
   return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
 }
 
-/** Converts one `toolCalls[]` entry; undefined when it is not an object with a name. */
-export function geminiToolCall(value: unknown): GeminiToolCall | undefined {
-  const raw = asObject(value);
-  const name = str(raw, 'name');
-  if (raw === undefined || name === undefined) return undefined;
-  const args = asObject(raw.args) ?? {};
-  const call: ToolCall = { name };
+/** The call's format, path, input, output and exit code: what only the full detail level shows. */
+function fillDetail(call: ToolCall, name: string, args: JsonObject, raw: JsonObject): void {
   let format: ToolFormat = 'json';
   let input: string | undefined;
   if (shellTools.has(name) && str(args, 'command') !== undefined) {
@@ -126,6 +121,19 @@ export function geminiToolCall(value: unknown): GeminiToolCall | undefined {
     const code = exitCode(output);
     if (code !== undefined) call.exit_code = code;
   }
+}
+
+/**
+ * Converts one `toolCalls[]` entry; undefined when it is not an object with a name. Without
+ * `full`, the call carries its name only (every lower detail level drops the rest unbuilt).
+ */
+export function geminiToolCall(value: unknown, full = true): GeminiToolCall | undefined {
+  const raw = asObject(value);
+  const name = str(raw, 'name');
+  if (raw === undefined || name === undefined) return undefined;
+  const args = asObject(raw.args) ?? {};
+  const call: ToolCall = { name };
+  if (full) fillDetail(call, name, args, raw);
 
   const paths: string[] = [];
   const shellDirs: string[] = [];

@@ -50,6 +50,9 @@ export interface BuiltSession {
   problems: FileProblem[];
 }
 
+/** 10000-01-01T00:00:00Z: before it an ISO timestamp has a four-digit year (and orders as text). */
+const fourDigitYears = 253402300800000;
+
 /** A synthetic launch call's status from its subagent's (a running child has none yet). */
 const launchStatus = { completed: 'ok', failed: 'error', stopped: 'interrupted', running: undefined } as const;
 
@@ -65,11 +68,14 @@ export class SessionBuilder {
   private readonly totals = emptyTotals();
   private readonly models: string[] = [];
   private readonly span: { started_at: string | null; ended_at: string | null } = { started_at: null, ended_at: null };
+  /** Row times not yet in `span` (see `noteMs`). */
+  private spanMs: { min: number; max: number } | undefined;
   private readonly clock: RowClock;
   private readonly ownIds: Set<string>;
   private readonly legacyEnd: number;
   private readonly readText: boolean;
   private readonly readOutputs: boolean;
+  private readonly readCallDetail: boolean;
   private readonly sidecars: SidecarText;
   private readonly runtime = new RuntimeCalls();
   private lastStarted: string | undefined;
@@ -92,6 +98,10 @@ export class SessionBuilder {
     this.legacyEnd = log.facts.epochLine ?? (log.facts.hasLane ? 0 : Number.POSITIVE_INFINITY);
     this.readText = input.detail !== 'summary';
     this.readOutputs = input.detail === 'full';
+    // Below full detail a call shows its name only; what an agent-input sidecar adds (input, path,
+    // nonce) then matters only for finding the call that launched a nested session.
+    const nests = input.links.some((l) => this.ownIds.has(l.parent)) || log.rows.some((r) => r.event === 'session_relationship');
+    this.readCallDetail = this.readOutputs || nests;
   }
 
   async build(): Promise<BuiltSession> {
@@ -102,11 +112,39 @@ export class SessionBuilder {
       while (next < external.length && ms !== undefined && (external[next]?.tsMs ?? Infinity) <= ms) {
         await this.nest(external[next++] as Relationship, undefined, undefined);
       }
-      noteTime(this.span, isoOf(ms) ?? undefined);
-      await this.row(row, ms);
+      this.noteMs(ms);
+      // Rows are handled synchronously (sidecar reads are); only a nested session's load is awaited.
+      const nesting = this.row(row, ms);
+      if (nesting !== undefined) await nesting;
     }
     while (next < external.length) await this.nest(external[next++] as Relationship, undefined, undefined);
     return this.finish();
+  }
+
+  // --- the span ---------------------------------------------------------------------------------
+
+  /**
+   * Widens the span by a row's time. Whole milliseconds from 1970 to 9999 give ISO strings that
+   * order as the numbers do, so only their least and greatest are formatted, once, at a flush;
+   * any other time is formatted at once, after a flush, exactly as noting each in turn would.
+   */
+  private noteMs(ms: number | undefined): void {
+    if (ms === undefined) return;
+    if (Number.isInteger(ms) && ms >= 0 && ms < fourDigitYears) {
+      if (this.spanMs === undefined) this.spanMs = { min: ms, max: ms };
+      else if (ms < this.spanMs.min) this.spanMs.min = ms;
+      else if (ms > this.spanMs.max) this.spanMs.max = ms;
+      return;
+    }
+    this.flushSpan();
+    noteTime(this.span, isoOf(ms) ?? undefined);
+  }
+
+  private flushSpan(): void {
+    if (this.spanMs === undefined) return;
+    noteTime(this.span, isoOf(this.spanMs.min) ?? undefined);
+    noteTime(this.span, isoOf(this.spanMs.max) ?? undefined);
+    this.spanMs = undefined;
   }
 
   // --- rows -------------------------------------------------------------------------------------
@@ -125,31 +163,37 @@ export class SessionBuilder {
     return sid !== undefined && sid !== '' && !this.ownIds.has(sid);
   }
 
-  private async row(row: LogRow, ms: number | undefined): Promise<void> {
+  /** Handles one row; returns a promise only when the row nests a child session, which loads. */
+  private row(row: LogRow, ms: number | undefined): Promise<void> | undefined {
     const e = row.event;
     switch (e) {
       case 'conversation_message':
-        return this.laneMessage(row, ms);
+        this.laneMessage(row, ms);
+        return;
       case 'conversation_rewound':
-        return this.rewind(row, ms);
+        this.rewind(row, ms);
+        return;
       case 'conversation_message_epoch':
         this.turns.correlate(arr(row.data, 'mapping') ?? []);
         return;
       case 'model_response':
-        return this.modelResponse(row, ms);
+        this.modelResponse(row, ms);
+        return;
       case 'reasoning':
-        return this.reasoning(row, ms);
+        this.reasoning(row, ms);
+        return;
       case 'agent_started':
         this.lastStarted = row.message;
         return;
       case 'agent_input':
-        return this.agentInput(row, ms);
+        this.agentInput(row, ms);
+        return;
       case 'agent_output':
-        return this.agentOutput(row, ms);
+        this.agentOutput(row, ms);
+        return;
       case 'session_relationship': {
         const rel = relationshipOf(row);
-        if (rel !== undefined && this.ownIds.has(rel.parent)) await this.nest(rel, row, ms);
-        return;
+        return rel !== undefined && this.ownIds.has(rel.parent) ? this.nest(rel, row, ms) : undefined;
       }
       case 'session_started':
         if (this.legacy(row) && !this.foreign(row)) {
@@ -176,8 +220,9 @@ export class SessionBuilder {
         return;
       }
       default:
-        if (e === 'info' || e === 'debug' || e === 'warn' || e === 'error') return this.general(row, ms);
-        if (isEventTurnRow(e)) return this.eventTurn(row, ms, row.message ?? eventTurnRows[e], e === 'interrupted' || e === 'safety_cap_reached');
+        if (e === 'info' || e === 'debug' || e === 'warn' || e === 'error') this.general(row, ms);
+        else if (isEventTurnRow(e)) this.eventTurn(row, ms, row.message ?? eventTurnRows[e], e === 'interrupted' || e === 'safety_cap_reached');
+        return;
     }
   }
 
@@ -197,7 +242,7 @@ export class SessionBuilder {
     }
   }
 
-  private async laneMessage(row: LogRow, ms: number | undefined): Promise<void> {
+  private laneMessage(row: LogRow, ms: number | undefined): void {
     const role = dataStr(row, 'role');
     const seq = dataInt(row, 'message_seq');
     const id = dataStr(row, 'message_id');
@@ -210,13 +255,13 @@ export class SessionBuilder {
       const locator: MessageLocator = id !== undefined ? { kind: 'native_message_id', message_id: id } : { kind: 'native_event', line_no: row.line, content_hash16: hash16(text) };
       this.turns.user(text, ms, { legacy: false, locator, seq, cutKey });
     } else if (role === 'assistant') {
-      const read = await this.text(row, { file: 'file', offset: 'model_offset', bytes: 'model_bytes' }, messageClip);
+      const read = this.text(row, { file: 'file', offset: 'model_offset', bytes: 'model_bytes' }, messageClip);
       const locator: MessageLocator | undefined = id !== undefined ? { kind: 'native_message_id', message_id: id } : undefined;
       this.turns.assistant(read.text, read.whole ? hash16(read.text) : undefined, this.origin(row, ms), { legacy: false, locator, seq, cutKey: seq });
     }
   }
 
-  private async modelResponse(row: LogRow, ms: number | undefined): Promise<void> {
+  private modelResponse(row: LogRow, ms: number | undefined): void {
     if (this.foreign(row)) return;
     const tokens = obj(row.data, 'tokens');
     if (tokens !== undefined) {
@@ -236,7 +281,7 @@ export class SessionBuilder {
     // In the lane era this row is the diagnostic twin of a canonical message: tokens only.
     if (!this.legacy(row)) return;
     if (row.file === undefined && (row.message ?? '') === '') return;
-    const read = await this.text(row, { file: 'file', offset: 'model_offset', bytes: 'model_bytes', length: 'content_length' }, messageClip);
+    const read = this.text(row, { file: 'file', offset: 'model_offset', bytes: 'model_bytes', length: 'content_length' }, messageClip);
     const offset = dataInt(row, 'model_offset');
     const len = dataInt(row, 'model_bytes');
     const locator: MessageLocator | undefined =
@@ -246,26 +291,31 @@ export class SessionBuilder {
     this.turns.assistant(read.text, read.whole ? hash16(read.text) : undefined, this.origin(row, ms), { legacy: true, locator });
   }
 
-  private async reasoning(row: LogRow, ms: number | undefined): Promise<void> {
+  private reasoning(row: LogRow, ms: number | undefined): void {
     if (this.foreign(row)) return;
     const length = dataInt(row, 'reasoning_bytes') ?? dataInt(row, 'full_content_length') ?? 0;
     const summary = row.message ?? '';
     if ((row.file === undefined || length === 0) && summary === '') return;
     // Whether there is a turn depends on the row alone, so counts match at every detail level.
     let text = summary;
-    if (this.readText && row.file !== undefined && length > 0) text = (await this.sidecars.appended(row, row.file, length, messageClip))?.text ?? summary;
+    if (this.readText && row.file !== undefined && length > 0) text = this.sidecars.appended(row, row.file, length, messageClip)?.text ?? summary;
     this.turns.other('reasoning', text, this.origin(row, ms));
   }
 
-  private async agentInput(row: LogRow, ms: number | undefined): Promise<void> {
+  private agentInput(row: LogRow, ms: number | undefined): void {
     const names = arr(row.data, 'functions')?.filter((n): n is string => typeof n === 'string');
     let calls: DraftCall[] | undefined;
     // The sidecar is overwritten per turn: only the last row that wrote it may read it back.
     if (row.file !== undefined && this.input.log.facts.agentInputLastLine.get(row.file) === row.line) {
-      const doc = await this.sidecars.whole(row, row.file, agentInputMaxBytes);
-      const fromFile = doc === undefined ? undefined : callsFromInput(doc);
-      const sameBatch = fromFile !== undefined && (names === undefined || (fromFile.length === names.length && fromFile.every((c, i) => c.call.name === names[i])));
-      if (sameBatch) calls = fromFile;
+      // When the row names the batch, the sidecar could only confirm those names (a batch that
+      // differs is not used): without call detail it is checked, as a read would, but not read.
+      if (names !== undefined && !this.readCallDetail) this.sidecars.check(row, row.file, agentInputMaxBytes);
+      else {
+        const doc = this.sidecars.whole(row, row.file, agentInputMaxBytes);
+        const fromFile = doc === undefined ? undefined : callsFromInput(doc);
+        const sameBatch = fromFile !== undefined && (names === undefined || (fromFile.length === names.length && fromFile.every((c, i) => c.call.name === names[i])));
+        if (sameBatch) calls = fromFile;
+      }
     }
     calls ??= (names ?? []).map(callFromName);
     if (calls.length === 0) return;
@@ -273,7 +323,7 @@ export class SessionBuilder {
     this.runtime.queue(calls);
   }
 
-  private async agentOutput(row: LogRow, ms: number | undefined): Promise<void> {
+  private agentOutput(row: LogRow, ms: number | undefined): void {
     if (this.foreign(row)) return;
     let target = this.runtime.next();
     if (target === undefined) {
@@ -288,8 +338,8 @@ export class SessionBuilder {
       return;
     }
     const preview = row.message === '(no output)' ? '' : (row.message ?? '');
-    const stdout = await this.sidecars.read(row, { file: 'file', offset: 'stdout_offset', bytes: 'stdout_bytes', length: 'stdout_length' }, outputRule, preview);
-    const stderr = await this.sidecars.read(row, { file: 'file2', offset: 'stderr_offset', bytes: 'stderr_bytes', length: 'stderr_length' }, outputRule, '');
+    const stdout = this.sidecars.read(row, { file: 'file', offset: 'stdout_offset', bytes: 'stdout_bytes', length: 'stdout_length' }, outputRule, preview);
+    const stderr = this.sidecars.read(row, { file: 'file2', offset: 'stderr_offset', bytes: 'stderr_bytes', length: 'stderr_length' }, outputRule, '');
     const results = stdout.clipped ? undefined : runtimeResults(stdout.text);
     if (results !== undefined) {
       this.runtime.route(target, results, outcome);
@@ -342,7 +392,7 @@ export class SessionBuilder {
   // --- sidecar text ------------------------------------------------------------------------------
 
   /** Sidecar text at message and full detail; the row's preview at summary, which drops text anyway. */
-  private async text(row: LogRow, keys: SpanKeys, rule: ClipRule): Promise<TextRead> {
+  private text(row: LogRow, keys: SpanKeys, rule: ClipRule): TextRead {
     const preview = row.message ?? '';
     if (!this.readText) return { text: preview, clipped: false, whole: false };
     return this.sidecars.read(row, keys, rule, preview);
@@ -358,8 +408,9 @@ export class SessionBuilder {
     }
     if (meta.status === 'interrupted' && this.runtime.waiting > 0) this.runtime.interrupt();
     const f = this.input.log.facts;
-    noteTime(this.span, isoOf(f.minMs) ?? undefined);
-    noteTime(this.span, isoOf(f.maxMs) ?? undefined);
+    this.noteMs(f.minMs);
+    this.noteMs(f.maxMs);
+    this.flushSpan();
     const problems: FileProblem[] = this.sidecars.problems();
     const turns = this.turns.finish();
     return { turns, totals: this.totals, models: this.models, started_at: this.span.started_at, ended_at: this.span.ended_at, messages: this.turns.messages, problems };

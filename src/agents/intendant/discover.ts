@@ -1,6 +1,7 @@
 // Finding Intendant sessions: every `logs/<id>/` folder with a spine, children of a nesting
 // relationship folded into their parent (so they are listed once, inside it), and the files each
 // session is read from (its own and its descendants', so a changed child re-reads the parent).
+import { lstatSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
@@ -25,18 +26,22 @@ export function linksOf(session: DiscoveredSession): Relationship[] {
 
 /** Size and mtime of a regular file, never through a symlink; null when there is none. */
 async function fileFacts(path: string): Promise<SessionFile | null> {
+  return fileFactsSync(path);
+}
+
+function fileFactsSync(path: string): SessionFile | null {
   try {
-    const s = await lstat(path);
+    const s = lstatSync(path);
     return s.isFile() ? { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) } : null;
   } catch {
     return null;
   }
 }
 
-async function folderFiles(dir: string): Promise<SessionFile[]> {
+function folderFiles(dir: string): SessionFile[] {
   const out: SessionFile[] = [];
   for (const name of [spineFile, metaFile]) {
-    const f = await fileFacts(join(dir, name));
+    const f = fileFactsSync(join(dir, name));
     if (f !== null) out.push(f);
   }
   return out;
@@ -59,8 +64,8 @@ function descendants(id: string, children: Map<string, Relationship[]>): Relatio
 }
 
 async function describe(home: string, folder: SessionFolder, links: Relationship[], logsDir: string): Promise<IntendantSession> {
-  const files = await folderFiles(folder.dir);
-  for (const l of links) files.push(...(await folderFiles(join(logsDir, l.child))));
+  const files = folderFiles(folder.dir);
+  for (const l of links) files.push(...folderFiles(join(logsDir, l.child)));
   return { agent: 'intendant', sessionId: folder.id, home, path: folder.dir, files, links };
 }
 

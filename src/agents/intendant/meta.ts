@@ -56,7 +56,7 @@ function narrowMeta(doc: JsonObject): SessionMeta {
 
 /** Reads the meta of a session folder; a missing file is an empty meta, a corrupt one a problem. */
 export async function readMeta(files: SessionDir): Promise<MetaRead> {
-  const read = await files.readWhole(metaFile, metaMaxBytes);
+  const read = files.readWhole(metaFile, metaMaxBytes);
   if (!read.ok) return read.failure === 'missing' ? { meta: {} } : { meta: {}, problem: read };
   const doc = parseObjectLine(read.text);
   if (doc === undefined) {

@@ -1,6 +1,6 @@
 // One session folder into the record: meta, spine, sidecars, and the child sessions its
 // relationship rows name, nested as subagents with their own totals.
-import { lstat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { newRecord, newSubagent } from '../../record/draft.js';
 import type { Detail, SessionRecord, Subagent } from '../../record/types.js';
@@ -50,9 +50,9 @@ function addCwd(cwds: string[], cwd: string | undefined): void {
   if (cwd !== undefined && cwd !== '' && !cwds.includes(cwd)) cwds.push(cwd);
 }
 
-async function isSessionFolder(dir: string): Promise<boolean> {
+function isSessionFolder(dir: string): boolean {
   try {
-    return (await lstat(dir)).isDirectory() && (await lstat(join(dir, spineFile))).isFile();
+    return lstatSync(dir).isDirectory() && lstatSync(join(dir, spineFile)).isFile();
   } catch {
     return false;
   }
@@ -92,7 +92,7 @@ async function parseFolder(dir: string, opts: ParseOptions, walk: Walk): Promise
     loadChild: async (rel: Relationship) => {
       if (!isSafeSessionId(rel.child) || walk.path.has(rel.child) || walk.depth >= maxNesting) return null;
       const childDir = join(logsDir, rel.child);
-      if (!(await isSessionFolder(childDir))) {
+      if (!isSessionFolder(childDir)) {
         walk.problems.push({ path: childDir, kind: 'unreadable', reason: `subagent session ${rel.child} (${rel.kind}) named by ${spinePath} has no session log here` });
         return null;
       }

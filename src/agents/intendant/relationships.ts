@@ -1,6 +1,6 @@
 // The session graph: `session_relationship` rows (parent → child, a kind) anywhere under a logs
 // folder, read so discovery can nest children in their parents and list them once.
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { asObject, num, parseObjectLine, str, text } from '../../json/narrow.js';
 import type { FileProblem } from '../types.js';
@@ -53,7 +53,7 @@ export interface SessionFolder {
 export async function sessionFolders(logsDir: string): Promise<SessionFolder[]> {
   let entries;
   try {
-    entries = await readdir(logsDir, { withFileTypes: true });
+    entries = readdirSync(logsDir, { withFileTypes: true });
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
@@ -64,7 +64,7 @@ export async function sessionFolders(logsDir: string): Promise<SessionFolder[]> 
     if (!e.isDirectory()) continue;
     const dir = join(logsDir, e.name);
     try {
-      if ((await lstat(join(dir, spineFile))).isFile()) out.push({ id: e.name, dir });
+      if (lstatSync(join(dir, spineFile)).isFile()) out.push({ id: e.name, dir });
     } catch {
       // No spine: runtime-only or half-created folders are not sessions.
     }

@@ -1,8 +1,9 @@
 // Reads a session folder's own files (sidecars, meta, agent input) without ever leaving it: a
 // reference that is absolute, climbs with `..`, resolves through a symlink or names something other
 // than a regular file is refused, and the refusal is a value the caller reports, never a throw.
-import { constants } from 'node:fs';
-import { open, realpath, type FileHandle } from 'node:fs/promises';
+// Every call is synchronous: a session reads one small sidecar per turn, and each read through the
+// thread pool (open, stat, read, close) cost far more than the bytes (parsing runs in worker threads).
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { omittedLine, type ClipRule } from '../../record/clip.js';
 import { errorCode, errorMessage } from '../../fs/stat.js';
@@ -17,7 +18,7 @@ export function refusalOf(ref: string): string | undefined {
   if (ref === '') return 'empty file reference';
   if (ref.includes('\0')) return 'file reference holds a NUL byte';
   if (isAbsolute(ref) || ref.startsWith('\\') || /^[A-Za-z]:/.test(ref)) return `absolute file reference ${ref}`;
-  if (ref.split(/[\\/]+/).includes('..')) return `file reference climbs out with "..": ${ref}`;
+  if (ref.includes('..') && ref.split(/[\\/]+/).includes('..')) return `file reference climbs out with "..": ${ref}`;
   return undefined;
 }
 
@@ -25,59 +26,68 @@ function isContinuation(byte: number | undefined): boolean {
   return byte !== undefined && (byte & 0xc0) === 0x80;
 }
 
-async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.alloc(length);
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
-    const { bytesRead } = await handle.read(buf, done, length - done, position + done);
+    const bytesRead = readSync(fd, buf, done, length - done, position + done);
     if (bytesRead === 0) break;
     done += bytesRead;
   }
   return done === length ? buf : buf.subarray(0, done);
 }
 
+function oversized(ref: string, size: number, maxBytes: number): { ok: false; failure: ReadFailure; reason: string } {
+  return { ok: false, failure: 'oversized', reason: `${ref} is ${size} bytes, over the ${maxBytes}-byte bound` };
+}
+
+/** A resolved path, or the error that stopped it (kept, so a folder is resolved once). */
+type Real = { path: string } | { error: unknown };
+
+function realOf(path: string): Real {
+  try {
+    return { path: realpathSync.native(path) };
+  } catch (error) {
+    return { error };
+  }
+}
+
 /** The session folder's files, opened only after their references were checked. */
 export class SessionDir {
-  private root: Promise<string> | undefined;
-  private readonly realDirs = new Map<string, Promise<string>>();
+  private root: Real | undefined;
+  private readonly realDirs = new Map<string, Real>();
 
   constructor(readonly dir: string) {}
 
-  private rootReal(): Promise<string> {
-    this.root ??= realpath(this.dir);
-    return this.root;
-  }
-
-  private real(dir: string): Promise<string> {
-    let p = this.realDirs.get(dir);
-    if (p === undefined) {
-      p = realpath(dir);
-      this.realDirs.set(dir, p);
+  private real(dir: string): Real {
+    let r = this.realDirs.get(dir);
+    if (r === undefined) {
+      r = realOf(dir);
+      this.realDirs.set(dir, r);
     }
-    return p;
+    return r;
   }
 
   /** Opens a session-relative file for reading, or says why it may not or cannot be. */
-  private async openRef(ref: string): Promise<{ handle: FileHandle; size: number } | { failure: ReadFailure; reason: string }> {
+  private openRef(ref: string): { fd: number; size: number } | { failure: ReadFailure; reason: string } {
     const refused = refusalOf(ref);
     if (refused !== undefined) return { failure: 'refused', reason: refused };
     const full = join(this.dir, ref);
-    let parent: string;
-    let root: string;
-    try {
-      root = await this.rootReal();
-      parent = await this.real(dirname(full));
-    } catch (error) {
+    this.root ??= realOf(this.dir);
+    const root = this.root;
+    const parent = 'error' in root ? root : this.real(dirname(full));
+    if ('error' in root || 'error' in parent) {
+      const error = 'error' in root ? root.error : (parent as { error: unknown }).error;
       const code = errorCode(error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return { failure: 'missing', reason: `missing file ${ref}` };
       return { failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
     }
     // A symlinked folder on the way (turns -> /elsewhere) resolves outside the root.
-    if (parent !== root && !parent.startsWith(root + sep)) return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
-    let handle: FileHandle;
+    if (parent.path !== root.path && !parent.path.startsWith(root.path + sep)) return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
+    let fd: number;
     try {
       // O_NOFOLLOW refuses a symlink as the last component; O_NONBLOCK keeps a planted FIFO from hanging us.
-      handle = await open(join(parent, basename(full)), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      fd = openSync(join(parent.path, basename(full)), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (error) {
       const code = errorCode(error);
       if (code === 'ELOOP' || code === 'EMLINK') return { failure: 'refused', reason: `file reference is a symlink: ${ref}` };
@@ -85,21 +95,32 @@ export class SessionDir {
       return { failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
     }
     try {
-      const st = await handle.stat();
-      if (st.isFile()) return { handle, size: st.size };
+      const st = fstatSync(fd);
+      if (st.isFile()) return { fd, size: st.size };
     } catch (error) {
-      await handle.close();
+      closeSync(fd);
       return { failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
     }
-    await handle.close();
+    closeSync(fd);
     return { failure: 'refused', reason: `file reference is not a regular file: ${ref}` };
   }
 
-  /** The size of a session-relative file, or the failure that stops it being read. */
-  async size(ref: string): Promise<{ ok: true; size: number } | { ok: false; failure: ReadFailure; reason: string }> {
-    const opened = await this.openRef(ref);
+  /**
+   * What `readWhole` would refuse, without reading: the open and size checks only (for a file
+   * whose bytes the caller does not need but whose trouble it must still report).
+   */
+  checkWhole(ref: string, maxBytes: number): { ok: true } | { ok: false; failure: ReadFailure; reason: string } {
+    const opened = this.openRef(ref);
     if ('failure' in opened) return { ok: false, ...opened };
-    await opened.handle.close();
+    closeSync(opened.fd);
+    return opened.size > maxBytes ? oversized(ref, opened.size, maxBytes) : { ok: true };
+  }
+
+  /** The size of a session-relative file, or the failure that stops it being read. */
+  size(ref: string): { ok: true; size: number } | { ok: false; failure: ReadFailure; reason: string } {
+    const opened = this.openRef(ref);
+    if ('failure' in opened) return { ok: false, ...opened };
+    closeSync(opened.fd);
     return { ok: true, size: opened.size };
   }
 
@@ -107,17 +128,17 @@ export class SessionDir {
    * The `length` bytes at `offset`, decoded as UTF-8 and clipped by `rule` exactly as `clip()` would
    * clip the whole span, but reading only the head and tail of a long span.
    */
-  async readSpan(ref: string, offset: number, length: number, rule: ClipRule): Promise<ReadResult> {
-    const opened = await this.openRef(ref);
+  readSpan(ref: string, offset: number, length: number, rule: ClipRule): ReadResult {
+    const opened = this.openRef(ref);
     if ('failure' in opened) return { ok: false, ...opened };
-    const { handle, size } = opened;
+    const { fd, size } = opened;
     try {
       if (offset + length > size) return { ok: false, failure: 'short', reason: `span ${offset}+${length} runs past the end of ${ref} (${size} bytes)` };
-      if (length <= rule.whole) return { ok: true, text: (await readAt(handle, offset, length)).toString('utf8') };
+      if (length <= rule.whole) return { ok: true, text: readAt(fd, offset, length).toString('utf8') };
       // One byte past the head and three before the tail are enough to find code point boundaries.
-      const head = await readAt(handle, offset, rule.half + 1);
+      const head = readAt(fd, offset, rule.half + 1);
       const tailFrom = length - rule.half - 3;
-      const tail = await readAt(handle, offset + tailFrom, rule.half + 3);
+      const tail = readAt(fd, offset + tailFrom, rule.half + 3);
       let headEnd = rule.half;
       while (headEnd > 0 && isContinuation(head[headEnd])) headEnd--;
       let tailStart = length - rule.half;
@@ -127,22 +148,22 @@ export class SessionDir {
     } catch (error) {
       return { ok: false, failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 
   /** A whole small file (meta, agent input), refused as oversized beyond `maxBytes`. */
-  async readWhole(ref: string, maxBytes: number): Promise<ReadResult> {
-    const opened = await this.openRef(ref);
+  readWhole(ref: string, maxBytes: number): ReadResult {
+    const opened = this.openRef(ref);
     if ('failure' in opened) return { ok: false, ...opened };
-    const { handle, size } = opened;
+    const { fd, size } = opened;
     try {
-      if (size > maxBytes) return { ok: false, failure: 'oversized', reason: `${ref} is ${size} bytes, over the ${maxBytes}-byte bound` };
-      return { ok: true, text: (await readAt(handle, 0, size)).toString('utf8') };
+      if (size > maxBytes) return oversized(ref, size, maxBytes);
+      return { ok: true, text: readAt(fd, 0, size).toString('utf8') };
     } catch (error) {
       return { ok: false, failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 }

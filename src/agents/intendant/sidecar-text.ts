@@ -46,7 +46,7 @@ export class SidecarText {
   }
 
   /** The text of the span a row references, or `preview` when there is none or it cannot be read. */
-  async read(row: LogRow, keys: SpanKeys, rule: ClipRule, preview: string): Promise<TextRead> {
+  read(row: LogRow, keys: SpanKeys, rule: ClipRule, preview: string): TextRead {
     const fallback: TextRead = { text: preview, clipped: false, whole: false };
     const ref = row[keys.file];
     if (ref === undefined) return fallback;
@@ -54,7 +54,7 @@ export class SidecarText {
     let len = dataInt(row, keys.bytes);
     if (offset === undefined || len === undefined) {
       if (keys.length === undefined) return fallback;
-      const size = await this.files.size(ref);
+      const size = this.files.size(ref);
       if (!size.ok) {
         this.fail(row, ref, size.failure, size.reason);
         return fallback;
@@ -64,14 +64,14 @@ export class SidecarText {
       offset = 0;
       len = size.size;
     }
-    return (await this.at(row, ref, offset, len, rule)) ?? fallback;
+    return this.at(row, ref, offset, len, rule) ?? fallback;
   }
 
   /**
    * Reasoning rows from before spans: the k-th append to a sidecar starts one separator byte after
    * the previous one ends, so a cursor per file recovers each row's span.
    */
-  async appended(row: LogRow, ref: string, length: number, rule: ClipRule): Promise<TextRead | undefined> {
+  appended(row: LogRow, ref: string, length: number, rule: ClipRule): TextRead | undefined {
     const cursor = this.appendCursor.get(ref);
     const offset = dataInt(row, 'reasoning_offset') ?? (cursor === undefined ? 0 : cursor + 1);
     this.appendCursor.set(ref, offset + length);
@@ -79,15 +79,21 @@ export class SidecarText {
   }
 
   /** A whole small sidecar (the agent-input batch), or undefined after reporting why not. */
-  async whole(row: LogRow, ref: string, maxBytes: number): Promise<string | undefined> {
-    const read = await this.files.readWhole(ref, maxBytes);
+  whole(row: LogRow, ref: string, maxBytes: number): string | undefined {
+    const read = this.files.readWhole(ref, maxBytes);
     if (read.ok) return read.text;
     this.fail(row, ref, read.failure, read.reason);
     return undefined;
   }
 
-  private async at(row: LogRow, ref: string, offset: number, len: number, rule: ClipRule): Promise<TextRead | undefined> {
-    const read = await this.files.readSpan(ref, offset, len, rule);
+  /** Reports what `whole` would about a sidecar whose text is not needed, without reading it. */
+  check(row: LogRow, ref: string, maxBytes: number): void {
+    const checked = this.files.checkWhole(ref, maxBytes);
+    if (!checked.ok) this.fail(row, ref, checked.failure, checked.reason);
+  }
+
+  private at(row: LogRow, ref: string, offset: number, len: number, rule: ClipRule): TextRead | undefined {
+    const read = this.files.readSpan(ref, offset, len, rule);
     if (read.ok) return { text: read.text, clipped: len > rule.whole, whole: len <= rule.whole };
     this.fail(row, ref, read.failure, read.reason);
     return undefined;

@@ -1,38 +1,33 @@
 // Finds Kimi Code sessions: the union of the session index and a bounded walk of `sessions/`,
 // each session a folder with `agents/main/wire.jsonl`. Cheap: paths, sizes and mtimes only.
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/stat.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import type { KimiBounds } from './bounds.js';
+import { statFileSync, subdirsSync } from './file-stat.js';
 import { agentsDirName, homeOfSessionDir, indexFileName, mainAgentId, orderAgentIds, sessionDirPattern, sessionsDirName, statePath, wireFileName, wirePath } from './layout.js';
 import { readSessionIndex } from './session-index.js';
 
-async function subdirs(dir: string): Promise<string[]> {
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
-  } catch (error) {
-    if (isNotFound(error)) return [];
-    throw error;
-  }
-}
-
 /** The agent ids with a folder under `agents/`, main first. */
 export async function agentDirs(sessionDir: string): Promise<string[]> {
-  return orderAgentIds(await subdirs(join(sessionDir, agentsDirName)));
+  return agentDirsSync(sessionDir);
+}
+
+export function agentDirsSync(sessionDir: string): string[] {
+  return orderAgentIds(subdirsSync(join(sessionDir, agentsDirName)));
 }
 
 /** Describes a session folder, or null when it has no main wire. */
 export async function describeSessionDir(sessionDir: string, home: string, cwd?: string): Promise<DiscoveredSession | null> {
-  const main = await statFile(wirePath(sessionDir, mainAgentId));
+  const main = statFileSync(wirePath(sessionDir, mainAgentId));
   if (main === null) return null;
   const files: SessionFile[] = [main];
-  const state = await statFile(statePath(sessionDir));
+  const state = statFileSync(statePath(sessionDir));
   if (state !== null) files.push(state);
-  for (const id of await agentDirs(sessionDir)) {
+  for (const id of agentDirsSync(sessionDir)) {
     if (id === mainAgentId) continue;
-    const wire = await statFile(wirePath(sessionDir, id));
+    const wire = statFileSync(wirePath(sessionDir, id));
     if (wire !== null) files.push(wire);
   }
   const session: DiscoveredSession = { agent: 'kimi', sessionId: basename(sessionDir), home, path: sessionDir, files };
@@ -48,10 +43,10 @@ async function walkSessions(sessionsRoot: string, budget: number): Promise<{ dir
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      for (const name of await subdirs(dir)) {
+      for (const name of subdirsSync(dir)) {
         if (++visited > budget) return { dirs, exhausted: true };
         const path = join(dir, name);
-        if (sessionDirPattern.test(name) && (await statFile(wirePath(path, mainAgentId))) !== null) dirs.push(path);
+        if (sessionDirPattern.test(name) && statFileSync(wirePath(path, mainAgentId)) !== null) dirs.push(path);
         else next.push(path);
       }
     }

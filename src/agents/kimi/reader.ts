@@ -2,12 +2,14 @@
 // within the seed's fail-closed bounds; child agents nest in the calls that launched them.
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import type { Detail } from '../../record/types.js';
 import type { AgentReader, DiscoveredSession, ParsedSession, TreeEntry } from '../types.js';
 import { defaultKimiBounds, type KimiBounds } from './bounds.js';
 import { claimKimi, discoverKimi } from './discover.js';
 import { kimiHomes } from './layout.js';
 import { kimiRecord } from './record.js';
 import { readKimiSession } from './session-read.js';
+import { kimiSearchMessages } from './search-messages.js';
 
 /** Every file under `dir` (symbolic links are not followed), in path order. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -23,9 +25,9 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** Parses one discovered session; exported with its bounds so tests can use small ones. */
-export async function parseKimi(session: DiscoveredSession, bounds: KimiBounds = defaultKimiBounds): Promise<ParsedSession> {
+export async function parseKimi(session: DiscoveredSession, bounds: KimiBounds = defaultKimiBounds, detail: Detail = 'full'): Promise<ParsedSession> {
   const logs = await readKimiSession(session.path, bounds);
-  const built = kimiRecord(session.sessionId, logs, session.cwd);
+  const built = kimiRecord(session.sessionId, logs, session.cwd, detail);
   return { record: built?.record ?? null, cwds: built?.cwds ?? [], badLines: logs.badLines, problems: logs.problems };
 }
 
@@ -36,10 +38,11 @@ export function makeKimiReader(bounds: KimiBounds = defaultKimiBounds): AgentRea
     homes: kimiHomes,
     discover: (home) => discoverKimi(home, bounds),
     claim: claimKimi,
-    parse: (session) => parseKimi(session, bounds),
+    parse: (session, ctx) => parseKimi(session, bounds, ctx.detail),
     async tree(session): Promise<TreeEntry[]> {
       return (await filesUnder(session.path)).map((path) => ({ relPath: relative(session.home, path), kind: 'file', path }));
     },
+    messages: kimiSearchMessages,
   };
 }
 

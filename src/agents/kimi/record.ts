@@ -4,7 +4,7 @@
 import { text } from '../../json/narrow.js';
 import { clipOutput } from '../../record/clip.js';
 import { newRecord, newSubagent, noteTime } from '../../record/draft.js';
-import type { SessionRecord, Subagent, SubagentStatus, Turn } from '../../record/types.js';
+import type { Detail, SessionRecord, Subagent, SubagentStatus, Turn } from '../../record/types.js';
 import { mainAgentId } from './layout.js';
 import type { KimiSessionLogs } from './session-read.js';
 import { agentTurns } from './turns.js';
@@ -63,13 +63,17 @@ class Nester {
   private readonly parents: Map<string, string>;
   private readonly placed = new Set<string>([mainAgentId]);
 
-  constructor(private readonly session: KimiSessionLogs) {
+  /** `full`: tool calls carry input and output (the lower detail levels drop them unbuilt). */
+  constructor(
+    private readonly session: KimiSessionLogs,
+    private readonly full: boolean,
+  ) {
     this.parents = parentsOf(session);
   }
 
   build(agentId: string): Built {
     const log = this.session.logs.get(agentId) as WireLog;
-    const own = agentTurns(log, agentId !== mainAgentId);
+    const own = agentTurns(log, agentId !== mainAgentId, this.full);
     const children = [...this.session.logs.keys()].filter((id) => this.parents.get(id) === agentId);
     for (const launch of own.launches) {
       const child = launch.wire.childAgentId;
@@ -77,7 +81,7 @@ class Nester {
       this.placed.add(child);
       const { subagent, lastWords } = this.subagent(child, launch.wire);
       launch.call.subagent = subagent;
-      if (lastWords !== null) launch.call.output = clipOutput(lastWords);
+      if (lastWords !== null && this.full) launch.call.output = clipOutput(lastWords);
     }
     // Agents no chain from main reaches (their declared parents form a loop) hang off main.
     if (agentId === mainAgentId) for (const id of this.session.logs.keys()) if (!children.includes(id) && !this.reachable(id)) children.push(id);
@@ -87,7 +91,7 @@ class Nester {
       this.placed.add(child);
       const { subagent, lastWords } = this.subagent(child, null);
       const turn: Turn = { role: 'assistant', at: subagent.started_at, text: '', tool_calls: [{ name: 'Agent', subagent }] };
-      if (lastWords !== null && turn.tool_calls?.[0] !== undefined) turn.tool_calls[0].output = clipOutput(lastWords);
+      if (lastWords !== null && this.full && turn.tool_calls?.[0] !== undefined) turn.tool_calls[0].output = clipOutput(lastWords);
       insertByTime(own.turns, turn);
     }
     return { turns: own.turns, lastWords: own.lastWords };
@@ -139,11 +143,11 @@ function isEmpty(log: WireLog): boolean {
 }
 
 /** The record and every working directory, or null when the main wire holds no session. */
-export function kimiRecord(sessionId: string, session: KimiSessionLogs, indexCwd?: string): { record: SessionRecord; cwds: string[] } | null {
+export function kimiRecord(sessionId: string, session: KimiSessionLogs, indexCwd?: string, detail: Detail = 'full'): { record: SessionRecord; cwds: string[] } | null {
   const main = session.logs.get(mainAgentId);
   if (main === undefined || (isEmpty(main) && session.logs.size === 1)) return null;
   const record = newRecord('kimi', sessionId);
-  record.turns = new Nester(session).build(mainAgentId).turns;
+  record.turns = new Nester(session, detail === 'full').build(mainAgentId).turns;
   record.totals = { ...main.usage };
   record.models = [...main.models];
   noteTime(record, main.span.started_at ?? session.state?.createdAt);

@@ -1,14 +1,15 @@
 // Reads one session folder within the bounds: state.json, then each agent's wire (main first,
 // then sorted), stopping an agent at the first bound it breaks. What breaks a bound is reported
 // and left out whole; what fits is folded into a WireLog per agent.
-import { realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/stat.js';
 import type { FileProblem } from '../types.js';
 import type { KimiBounds } from './bounds.js';
-import { agentDirs } from './discover.js';
+import { agentDirsSync } from './discover.js';
+import { statFileSync } from './file-stat.js';
 import { mainAgentId, orderAgentIds, statePath, wirePath } from './layout.js';
-import { readStateFile, type KimiState } from './state-file.js';
+import { readStateFileSync, type KimiState } from './state-file.js';
 import type { WireLog } from './wire-entry.js';
 import { readWire } from './wire-read.js';
 
@@ -23,12 +24,20 @@ export interface KimiSessionLogs {
 }
 
 /** A wire reached through a link that leaves the session folder is not the session's. */
-async function staysInside(path: string, dir: string): Promise<boolean> {
+function staysInside(path: string, root: string | null): boolean {
+  if (root === null) return false;
   try {
-    const [real, root] = await Promise.all([realpath(path), realpath(dir)]);
-    return real.startsWith(root + sep);
+    return realpathSync.native(path).startsWith(root + sep);
   } catch {
     return false;
+  }
+}
+
+function realFolder(dir: string): string | null {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return null;
   }
 }
 
@@ -36,29 +45,30 @@ export async function readKimiSession(sessionDir: string, bounds: KimiBounds): P
   const problems: FileProblem[] = [];
   const badLines: { path: string; count: number }[] = [];
   const tornTails: string[] = [];
-  const { state, problem } = await readStateFile(statePath(sessionDir), bounds.stateBytes);
+  const { state, problem } = readStateFileSync(statePath(sessionDir), bounds.stateBytes);
   if (problem !== null) problems.push(problem);
 
-  let ids = orderAgentIds([...(state?.agents.keys() ?? []), ...(await agentDirs(sessionDir))]);
+  let ids = orderAgentIds([...(state?.agents.keys() ?? []), ...agentDirsSync(sessionDir)]);
   if (ids.length > bounds.sessionAgents) {
     problems.push({ path: sessionDir, kind: 'oversized', reason: `${ids.length} agents, over the ${bounds.sessionAgents}-agent bound; only the first ${bounds.sessionAgents} read` });
     ids = ids.slice(0, bounds.sessionAgents);
   }
 
   const logs = new Map<string, WireLog>();
+  const root = realFolder(sessionDir);
   let bytes = 0;
   let records = 0;
   for (const id of ids) {
     const path = wirePath(sessionDir, id);
     let file;
     try {
-      file = await statFile(path);
+      file = statFileSync(path);
     } catch (error) {
       if (!isNotFound(error)) problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
       continue;
     }
     if (file === null) continue;
-    if (!(await staysInside(path, sessionDir))) {
+    if (!staysInside(path, root)) {
       problems.push({ path, kind: 'unreadable', reason: 'the wire resolves outside its session folder; not read' });
       continue;
     }
@@ -72,7 +82,7 @@ export async function readKimiSession(sessionDir: string, bounds: KimiBounds): P
     }
     let read;
     try {
-      read = await readWire(path, id, { maxLineBytes: bounds.wireRecordBytes, maxRecords: bounds.sessionRecords - records });
+      read = await readWire(path, id, { maxLineBytes: bounds.wireRecordBytes, maxRecords: bounds.sessionRecords - records, size: file.size });
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
       continue;

@@ -1,6 +1,6 @@
 // state.json: the session's working directory, times, title and agent tree. A small bounded
 // document, so it is read whole once its size is checked (state.json ≤ 2 MiB, seed 000).
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { asObject, obj, str, text, type JsonObject } from '../../json/narrow.js';
 import { errorMessage, isNotFound } from '../../fs/stat.js';
 import type { FileProblem } from '../types.js';
@@ -45,9 +45,14 @@ export function stateFromJson(value: unknown): KimiState | null {
 
 /** Reads state.json; a missing file is no state, an oversized or broken one is a problem. */
 export async function readStateFile(path: string, maxBytes: number): Promise<StateRead> {
+  return readStateFileSync(path, maxBytes);
+}
+
+/** `readStateFile` without the promise: a small file, read in a few synchronous calls. */
+export function readStateFileSync(path: string, maxBytes: number): StateRead {
   let size: number;
   try {
-    size = (await stat(path)).size;
+    size = statSync(path).size;
   } catch (error) {
     if (isNotFound(error)) return { state: null, problem: null };
     return { state: null, problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
@@ -57,7 +62,7 @@ export async function readStateFile(path: string, maxBytes: number): Promise<Sta
   }
   let raw: string;
   try {
-    raw = await readFile(path, 'utf8');
+    raw = readFileSync(path, 'utf8');
   } catch (error) {
     return { state: null, problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
   }

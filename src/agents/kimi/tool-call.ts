@@ -58,13 +58,16 @@ function inputOf(call: WireToolCall): Pick<ToolCall, 'format' | 'path' | 'input'
   return withPath({ format: 'json' as const, input: clipInput(JSON.stringify(args)) });
 }
 
-/** The record's tool call for one wire call (its subagent, if any, is attached by the caller). */
-export function toToolCall(call: WireToolCall): ToolCall {
-  const out: ToolCall = { name: call.name, ...inputOf(call) };
+/**
+ * The record's tool call for one wire call (its subagent, if any, is attached by the caller).
+ * Without `full`, the input and output (which every lower detail level drops) are not built.
+ */
+export function toToolCall(call: WireToolCall, full = true): ToolCall {
+  const out: ToolCall = full ? { name: call.name, ...inputOf(call) } : { name: call.name };
   if (call.output !== null) {
-    out.output = clipOutput(call.output);
+    if (full) out.output = clipOutput(call.output);
     out.status = call.isError ? 'error' : 'ok';
-    if (shellTools.has(call.name.toLowerCase())) {
+    if (full && shellTools.has(call.name.toLowerCase())) {
       const code = exitCodeOf(call.output);
       if (code !== undefined) out.exit_code = code;
     }

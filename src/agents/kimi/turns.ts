@@ -30,8 +30,11 @@ export interface AgentTurns {
   lastWords: string | null;
 }
 
-/** `withTasks` keeps machine-sent prompts: in a subagent's wire they carry the task it was given. */
-export function agentTurns(log: WireLog, withTasks: boolean): AgentTurns {
+/**
+ * `withTasks` keeps machine-sent prompts: in a subagent's wire they carry the task it was given.
+ * `full`: tool calls carry their input and output (the lower detail levels drop them unbuilt).
+ */
+export function agentTurns(log: WireLog, withTasks: boolean, full = true): AgentTurns {
   const turns: Turn[] = [];
   const launches: Launch[] = [];
   const undoneLaunches = new Set<string>();
@@ -53,7 +56,7 @@ export function agentTurns(log: WireLog, withTasks: boolean): AgentTurns {
       if (thinking.length > 0) turns.push({ role: 'reasoning', at: entry.parts.find((p) => p.kind === 'think')?.at ?? entry.at, text: clipMessage(thinking.join('\n\n')) });
       if (said.length === 0 && entry.calls.length === 0) continue;
       const calls = entry.calls.map((wire) => {
-        const call = toToolCall(wire);
+        const call = toToolCall(wire, full);
         if (wire.childAgentId !== null) launches.push({ wire, call });
         return call;
       });

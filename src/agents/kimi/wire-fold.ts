@@ -219,7 +219,10 @@ export class WireFold {
     call.interrupted = false;
     this.pending.delete(call);
     // Kimi Code (protocol 1.4) names the launched agent on the Agent tool's result.
-    call.childAgentId ??= agentLinkPattern.exec(output.slice(0, 4096))?.[1] ?? null;
+    if (call.childAgentId === null) {
+      const head = output.slice(0, 4096);
+      call.childAgentId = head.includes('agent_id:') ? (agentLinkPattern.exec(head)?.[1] ?? null) : null;
+    }
   }
 
   private closePending(): void {

@@ -2,7 +2,7 @@
 // (`parentID`) nested as the subagent of the `task` call that launched it.
 import { clipOutput } from '../../record/clip.js';
 import { newRecord, newSubagent } from '../../record/draft.js';
-import type { SessionRecord, Subagent, SubagentStatus, Turn } from '../../record/types.js';
+import type { Detail, SessionRecord, Subagent, SubagentStatus, Turn } from '../../record/types.js';
 import { isoTime, type OcSessionData, type OcTree } from './model.js';
 import { sessionTurns, type SessionTurns, type TaskLaunch } from './session-turns.js';
 
@@ -44,12 +44,16 @@ class TreeBuilder {
   /** Sessions already placed: a child is nested once, and a parent cycle cannot recurse. */
   private readonly placed = new Set<string>();
 
-  constructor(private readonly tree: OcTree) {}
+  /** `full`: tool calls carry input and output (the lower detail levels drop them unbuilt). */
+  constructor(
+    private readonly tree: OcTree,
+    private readonly full: boolean,
+  ) {}
 
   /** Builds one session's turns with its children nested; returns them and every cwd below. */
   build(data: OcSessionData): { turns: SessionTurns; cwds: string[] } {
     this.placed.add(data.session.id);
-    const turns = sessionTurns(data);
+    const turns = sessionTurns(data, this.full);
     const cwds = [...turns.cwds];
     const children = [...this.tree.sessions.values()]
       .filter((d) => d.session.parentId === data.session.id && !this.placed.has(d.session.id))
@@ -61,7 +65,7 @@ class TreeBuilder {
       const sub = this.subagent(launch, child, built.turns);
       if (launch !== undefined) {
         launch.call.subagent = sub;
-        if (built.turns.lastWords !== undefined) launch.call.output = clipOutput(built.turns.lastWords);
+        if (built.turns.lastWords !== undefined && this.full) launch.call.output = clipOutput(built.turns.lastWords);
       }
       return sub;
     };
@@ -83,7 +87,7 @@ class TreeBuilder {
       const sub = attach(undefined, child);
       const call = { name: 'task', format: 'text' as const, subagent: sub, ...(child.session.title === undefined ? {} : { input: child.session.title }) };
       const lastWords = lastWordsOf(sub);
-      insertByTime(turns.turns, { role: 'assistant', at: isoTime(child.session.createdMs), text: '', tool_calls: [lastWords === undefined ? call : { ...call, output: clipOutput(lastWords) }] });
+      insertByTime(turns.turns, { role: 'assistant', at: isoTime(child.session.createdMs), text: '', tool_calls: [lastWords === undefined || !this.full ? call : { ...call, output: clipOutput(lastWords) }] });
     }
     return { turns, cwds };
   }
@@ -115,10 +119,10 @@ function lastWordsOf(sub: Subagent): string | undefined {
   return undefined;
 }
 
-export function buildOpencodeRecord(tree: OcTree): OpencodeBuild | null {
+export function buildOpencodeRecord(tree: OcTree, detail: Detail = 'full'): OpencodeBuild | null {
   const root = tree.sessions.get(tree.rootId);
   if (root === undefined) return null;
-  const { turns, cwds } = new TreeBuilder(tree).build(root);
+  const { turns, cwds } = new TreeBuilder(tree, detail === 'full').build(root);
   const record = newRecord('opencode', root.session.id);
   record.repo = root.session.directory ?? cwds[0] ?? '';
   record.models = turns.models;

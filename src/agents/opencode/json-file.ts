@@ -1,8 +1,10 @@
 // Reads one small JSON file of OpenCode's JSON tree, bounded, telling bad JSON from I/O trouble.
-import { readFile, stat } from 'node:fs/promises';
+// Synchronous on purpose: a tree holds thousands of files of a few KiB, and a promise round trip
+// through the thread pool per file cost more than the read itself (parsing runs in worker threads).
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { asObject, type JsonObject } from '../../json/narrow.js';
 import { errorMessage, isNotFound } from '../../fs/stat.js';
-import type { FileProblem } from '../types.js';
+import type { FileProblem, SessionFile } from '../types.js';
 
 /** Session and message files are a few KiB; parts hold tool output, which OpenCode truncates. */
 export const maxSessionFileBytes = 1024 * 1024;
@@ -10,20 +12,56 @@ export const maxPartFileBytes = 64 * 1024 * 1024;
 
 export type JsonFileResult = { value: JsonObject } | { bad: true } | { problem: FileProblem };
 
-export async function readJsonFile(path: string, maxBytes: number): Promise<JsonFileResult> {
-  let raw: string;
+/** What a read found: the parse result and, when the file could be opened, its size and mtime. */
+export type JsonFileRead = JsonFileResult & { file?: SessionFile };
+
+/** The file's `size` bytes (fewer if it shrank meanwhile), as `readFileSync` reads a regular file. */
+function readAll(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let n = 0;
+  while (n < size) {
+    const got = readSync(fd, buf, n, size - n, n);
+    if (got === 0) break;
+    n += got;
+  }
+  return n === size ? buf : buf.subarray(0, n);
+}
+
+function readProblem(path: string, error: unknown): { problem: FileProblem } {
+  const reason = isNotFound(error) ? 'the file is gone (OpenCode may have removed the session meanwhile)' : errorMessage(error);
+  return { problem: { path, kind: 'unreadable', reason } };
+}
+
+/** One open, fstat, read and close; `file` carries the size and mtime the descriptor showed. */
+export function readJsonFileSync(path: string, maxBytes: number): JsonFileRead {
+  let fd: number;
   try {
-    const size = (await stat(path)).size;
-    if (size > maxBytes) return { problem: { path, kind: 'oversized', reason: `${size} bytes is over the ${maxBytes}-byte bound for an OpenCode storage file` } };
-    raw = await readFile(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (error) {
-    const reason = isNotFound(error) ? 'the file is gone (OpenCode may have removed the session meanwhile)' : errorMessage(error);
-    return { problem: { path, kind: 'unreadable', reason } };
+    return readProblem(path, error);
+  }
+  let raw: string;
+  let file: SessionFile;
+  try {
+    const st = fstatSync(fd);
+    if (st.size > maxBytes) return { problem: { path, kind: 'oversized', reason: `${st.size} bytes is over the ${maxBytes}-byte bound for an OpenCode storage file` } };
+    file = { path, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+    raw = readAll(fd, st.size).toString('utf8');
+  } catch (error) {
+    return readProblem(path, error);
+  } finally {
+    closeSync(fd);
   }
   try {
     const value = asObject(JSON.parse(raw));
-    return value === undefined ? { bad: true } : { value };
+    return value === undefined ? { bad: true, file } : { value, file };
   } catch {
-    return { bad: true };
+    return { bad: true, file };
   }
+}
+
+export async function readJsonFile(path: string, maxBytes: number): Promise<JsonFileResult> {
+  const r = readJsonFileSync(path, maxBytes);
+  if ('problem' in r) return { problem: r.problem };
+  return 'bad' in r ? { bad: true } : { value: r.value };
 }

@@ -1,12 +1,14 @@
 // OpenCode's JSON tree under `<home>/storage`: `session/<project>/<session>.json`,
 // `message/<session-id>/<message>.json`, and parts either in `part/<message-id>/<part>.json` or,
 // in the oldest layout, flat in `part/` naming their `messageID`.
-import { readdir } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
-import { str, text } from '../../json/narrow.js';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+// Reads are synchronous: thousands of small files, each a promise round trip through the thread
+// pool otherwise (see json-file.ts).
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { str, text, type JsonObject } from '../../json/narrow.js';
+import { errorMessage, isNotFound } from '../../fs/stat.js';
 import type { FileProblem, SessionFile } from '../types.js';
-import { maxPartFileBytes, maxSessionFileBytes, readJsonFile } from './json-file.js';
+import { maxPartFileBytes, maxSessionFileBytes, readJsonFileSync } from './json-file.js';
 import { sessionFromJson, sortMessages, type OcMessage, type OcSession, type OcSessionData, type OcTree } from './model.js';
 
 export interface TreeSession {
@@ -21,21 +23,36 @@ function stem(path: string): string {
   return basename(path).replace(jsonName, '');
 }
 
-async function listDir(dir: string, problems: FileProblem[]): Promise<{ files: string[]; dirs: string[] }> {
+/** One readdir per folder: its JSON files and its subfolders, each sorted. */
+function listDir(dir: string, problems: FileProblem[]): { files: string[]; dirs: string[] } {
   try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    const files = entries.filter((e) => e.isFile() && jsonName.test(e.name)).map((e) => e.name).sort();
-    const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
-    return { files, dirs };
+    const entries = readdirSync(dir, { withFileTypes: true });
+    const files: string[] = [];
+    const dirs: string[] = [];
+    for (const e of entries) {
+      if (e.isFile()) {
+        if (jsonName.test(e.name)) files.push(e.name);
+      } else if (e.isDirectory()) dirs.push(e.name);
+    }
+    return { files: files.sort(), dirs: dirs.sort() };
   } catch (error) {
     if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
     return { files: [], dirs: [] };
   }
 }
 
-async function statAll(paths: string[]): Promise<SessionFile[]> {
-  const stats = await Promise.all(paths.map((p) => statFile(p)));
-  return stats.filter((s): s is SessionFile => s !== null);
+/** Size and mtime of each path that is still a regular file (gone ones are left out). */
+function statAll(paths: readonly string[], into: SessionFile[]): void {
+  for (const path of paths) {
+    let s;
+    try {
+      s = statSync(path, { throwIfNoEntry: false });
+    } catch (error) {
+      if (isNotFound(error)) continue;
+      throw error;
+    }
+    if (s !== undefined && s.isFile()) into.push({ path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) });
+  }
 }
 
 /** The storage folder a session file sits in (`<storage>/session/<project>/<file>`), if it does. */
@@ -50,22 +67,25 @@ export async function scanJsonTree(storage: string): Promise<{ sessions: TreeSes
   const problems: FileProblem[] = [];
   const sessionRoot = join(storage, 'session');
   const partRoot = join(storage, 'part');
-  const partListing = await listDir(partRoot, problems);
+  const partListing = listDir(partRoot, problems);
   const partDirs = new Set(partListing.dirs);
   // The oldest layout keeps parts flat; each names its message, so they are read once here.
   const flatParts = new Map<string, string[]>();
   for (const name of partListing.files) {
     const path = join(partRoot, name);
-    const r = await readJsonFile(path, maxPartFileBytes);
+    const r = readJsonFileSync(path, maxPartFileBytes);
     const messageId = 'value' in r ? text(r.value, 'messageID') : undefined;
-    if (messageId !== undefined) flatParts.set(messageId, [...(flatParts.get(messageId) ?? []), path]);
+    if (messageId === undefined) continue;
+    const list = flatParts.get(messageId);
+    if (list === undefined) flatParts.set(messageId, [path]);
+    else list.push(path);
   }
 
   const sessions: TreeSession[] = [];
-  for (const project of (await listDir(sessionRoot, problems)).dirs) {
-    for (const name of (await listDir(join(sessionRoot, project), problems)).files) {
+  for (const project of listDir(sessionRoot, problems).dirs) {
+    for (const name of listDir(join(sessionRoot, project), problems).files) {
       const path = join(sessionRoot, project, name);
-      const r = await readJsonFile(path, maxSessionFileBytes);
+      const r = readJsonFileSync(path, maxSessionFileBytes);
       if ('problem' in r) {
         problems.push(r.problem);
         continue;
@@ -74,21 +94,26 @@ export async function scanJsonTree(storage: string): Promise<{ sessions: TreeSes
         problems.push({ path, kind: 'unparsed', reason: 'not a JSON object: no OpenCode session in this file' });
         continue;
       }
-      const main = await statFile(path);
-      if (main === null) continue;
+      // The descriptor the file was read through tells its size and mtime: no second stat.
+      const main = r.file;
+      if (main === undefined) continue;
       const session = sessionFromJson(r.value, stem(path));
       const files: SessionFile[] = [main];
       const messageDir = join(storage, 'message', session.id);
-      for (const messageName of (await listDir(messageDir, problems)).files) {
+      for (const messageName of listDir(messageDir, problems).files) {
         const messagePath = join(messageDir, messageName);
         // Message files are named by their id; where no part folder has that name, the id inside counts.
         let messageId = stem(messagePath);
         if (!partDirs.has(messageId) && !flatParts.has(messageId)) {
-          const m = await readJsonFile(messagePath, maxSessionFileBytes);
+          const m = readJsonFileSync(messagePath, maxSessionFileBytes);
           messageId = ('value' in m ? text(m.value, 'id') : undefined) ?? messageId;
         }
-        const partPaths = partDirs.has(messageId) ? (await listDir(join(partRoot, messageId), problems)).files.map((f) => join(partRoot, messageId, f)) : [];
-        files.push(...(await statAll([messagePath, ...partPaths, ...(flatParts.get(messageId) ?? [])])));
+        statAll([messagePath], files);
+        if (partDirs.has(messageId)) {
+          const partDir = join(partRoot, messageId);
+          statAll(listDir(partDir, problems).files.map((f) => join(partDir, f)), files);
+        }
+        statAll(flatParts.get(messageId) ?? [], files);
       }
       sessions.push({ session, files });
     }
@@ -107,8 +132,23 @@ export interface LoadedTree {
  * files listed. `rootPath` is the session file; files outside `<storage>/{message,part}` are
  * read as session files.
  */
+/**
+ * A file's path below `storage`, split into segments. Discovery's paths are `join`ed, so they are
+ * normalised and a prefix test gives what `relative` would; any other path takes `relative`.
+ */
+function storageSegments(storage: string, plainStorage: boolean, path: string): string[] {
+  if (plainStorage && path.length > storage.length + 1 && path.startsWith(storage) && path.charCodeAt(storage.length) === sepCode) {
+    const segments = path.slice(storage.length + 1).split(sep);
+    if (segments.every((s) => s !== '' && s !== '.' && s !== '..')) return segments;
+  }
+  return relative(storage, path).split(sep);
+}
+
+const sepCode = sep.charCodeAt(0);
+
 export async function loadJsonTree(rootPath: string, files: readonly SessionFile[]): Promise<LoadedTree> {
   const storage = storageOf(rootPath);
+  const plainStorage = storage !== undefined && isAbsolute(storage) && normalize(storage) === storage && !storage.endsWith(sep);
   const badLines: { path: string; count: number }[] = [];
   const problems: FileProblem[] = [];
   const sessions = new Map<string, OcSessionData>();
@@ -118,10 +158,10 @@ export async function loadJsonTree(rootPath: string, files: readonly SessionFile
   let rootId: string | undefined;
 
   for (const file of files) {
-    const rel = storage === undefined ? [] : relative(storage, file.path).split(sep);
+    const rel = storage === undefined ? [] : storageSegments(storage, plainStorage, file.path);
     const isMessage = rel.length === 3 && rel[0] === 'message';
     const isPart = rel[0] === 'part' && (rel.length === 3 || rel.length === 2);
-    const r = await readJsonFile(file.path, isPart ? maxPartFileBytes : maxSessionFileBytes);
+    const r = readJsonFileSync(file.path, isPart ? maxPartFileBytes : maxSessionFileBytes);
     if ('problem' in r) {
       problems.push(r.problem);
       continue;
@@ -130,23 +170,31 @@ export async function loadJsonTree(rootPath: string, files: readonly SessionFile
       badLines.push({ path: file.path, count: 1 });
       continue;
     }
+    // The parsed object is this reader's own: ids are merged into it rather than into a copy.
+    const value = r.value as Record<string, unknown>;
     if (isMessage) {
       const sessionId = rel[1] as string;
-      const id = text(r.value, 'id') ?? stem(file.path);
-      const message: OcMessage = { id, info: { ...r.value, id, sessionID: str(r.value, 'sessionID') ?? sessionId }, parts: [] };
+      const id = text(value, 'id') ?? stem(file.path);
+      value['id'] = id;
+      value['sessionID'] = str(value, 'sessionID') ?? sessionId;
+      const message: OcMessage = { id, info: value, parts: [] };
       messages.set(id, message);
-      messagesBySession.set(sessionId, [...(messagesBySession.get(sessionId) ?? []), message]);
+      const list = messagesBySession.get(sessionId);
+      if (list === undefined) messagesBySession.set(sessionId, [message]);
+      else list.push(message);
     } else if (isPart) {
-      parts.push({ messageId: text(r.value, 'messageID') ?? (rel.length === 3 ? rel[1] : undefined), value: { ...r.value } });
+      parts.push({ messageId: text(value, 'messageID') ?? (rel.length === 3 ? rel[1] : undefined), value });
     } else {
-      const session = sessionFromJson(r.value, stem(file.path));
+      const session = sessionFromJson(value, stem(file.path));
       sessions.set(session.id, { session, messages: [] });
       if (file.path === rootPath) rootId = session.id;
     }
   }
   for (const p of parts) {
     const message = p.messageId === undefined ? undefined : messages.get(p.messageId);
-    message?.parts.push({ ...p.value, messageID: p.messageId });
+    if (message === undefined) continue;
+    p.value['messageID'] = p.messageId;
+    message.parts.push(p.value as JsonObject);
   }
   for (const [sessionId, list] of messagesBySession) {
     const data = sessions.get(sessionId);

@@ -1,6 +1,7 @@
 // The OpenCode reader: `$XDG_DATA_HOME/opencode` (else `~/.local/share/opencode`), holding the
 // SQLite database(s) of v1.2+ and the older JSON tree under `storage/`.
 import { basename, join, relative } from 'node:path';
+import type { Detail } from '../../record/types.js';
 import type { AgentReader, ParsedSession, TreeEntry } from '../types.js';
 import { buildOpencodeRecord } from './build-record.js';
 import { claimOpencode } from './claim.js';
@@ -11,9 +12,10 @@ import { parseDatabaseLocator } from './locator.js';
 import type { OcTree } from './model.js';
 import { treeFromRows } from './rows.js';
 import { databaseProblem, defaultBusyTimeoutMs, loadDatabaseRows } from './sqlite.js';
+import { opencodeSearchMessages } from './search-messages.js';
 
-function finish(tree: OcTree | null, badLines: ParsedSession['badLines'], problems: ParsedSession['problems']): ParsedSession {
-  const built = tree === null ? null : buildOpencodeRecord(tree);
+function finish(tree: OcTree | null, badLines: ParsedSession['badLines'], problems: ParsedSession['problems'], detail: Detail): ParsedSession {
+  const built = tree === null ? null : buildOpencodeRecord(tree, detail);
   return { record: built?.record ?? null, cwds: built?.cwds ?? [], badLines, problems };
 }
 
@@ -32,7 +34,7 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
 
     claim: (path) => claimOpencode(path, opts),
 
-    async parse(session) {
+    async parse(session, ctx) {
       const locator = parseDatabaseLocator(session.path);
       if (locator !== undefined) {
         let rows;
@@ -42,16 +44,16 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
           return { record: null, cwds: [], badLines: [], problems: [databaseProblem(locator.database, error)] };
         }
         const { tree, badRows } = treeFromRows(rows, locator.sessionId);
-        return finish(tree, badRows > 0 ? [{ path: session.path, count: badRows }] : [], []);
+        return finish(tree, badRows > 0 ? [{ path: session.path, count: badRows }] : [], [], ctx.detail);
       }
       if (/\.jsonl$/i.test(session.path)) {
         const { rows, badLines } = await readExportRows(session.path);
         const { tree, badRows } = treeFromRows(rows, session.sessionId);
         const bad = badLines + badRows;
-        return finish(tree, bad > 0 ? [{ path: session.path, count: bad }] : [], []);
+        return finish(tree, bad > 0 ? [{ path: session.path, count: bad }] : [], [], ctx.detail);
       }
       const loaded = await loadJsonTree(session.path, session.files);
-      return finish(loaded.tree, loaded.badLines, loaded.problems);
+      return finish(loaded.tree, loaded.badLines, loaded.problems, ctx.detail);
     },
 
     async tree(session) {
@@ -68,6 +70,8 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
         },
       ];
     },
+
+    messages: opencodeSearchMessages,
   };
 }
 

@@ -14,6 +14,17 @@ export function emptyRows(): OcRows {
   return { sessions: [], messages: [], parts: [] };
 }
 
+/**
+ * `data` with the row's ids merged in. Data parsed here from its JSON text is this reader's own
+ * and takes them in place; an object the row carried as such is copied, never changed.
+ */
+function withIds(column: unknown, data: JsonObject, ids: Record<string, string | undefined>): JsonObject {
+  if (typeof column !== 'string') return { ...data, ...ids };
+  const own = data as Record<string, unknown>;
+  for (const key in ids) own[key] = ids[key];
+  return own;
+}
+
 /** Builds the tree under `rootId`; rows whose `data` is not JSON are counted, not fatal. */
 export function treeFromRows(rows: OcRows, rootId: string): { tree: OcTree | null; badRows: number } {
   let badRows = 0;
@@ -34,7 +45,7 @@ export function treeFromRows(rows: OcRows, rootId: string): { tree: OcTree | nul
       continue;
     }
     if (owner === undefined) continue;
-    const message: OcMessage = { id, info: { ...data, id, sessionID: sessionId }, parts: [] };
+    const message: OcMessage = { id, info: withIds(row.data, data, { id, sessionID: sessionId }), parts: [] };
     messages.set(id, message);
     owner.messages.push(message);
   }
@@ -47,7 +58,7 @@ export function treeFromRows(rows: OcRows, rootId: string): { tree: OcTree | nul
       continue;
     }
     const message = messageId === undefined ? undefined : messages.get(messageId);
-    message?.parts.push({ ...data, id, messageID: messageId, sessionID: text(row, 'session_id') });
+    message?.parts.push(withIds(row.data, data, { id, messageID: messageId, sessionID: text(row, 'session_id') }));
   }
   for (const data of sessions.values()) data.messages = sortMessages(data.messages);
   return { tree: sessions.has(rootId) ? { rootId, sessions } : null, badRows };

@@ -87,7 +87,8 @@ function userText(info: JsonObject, parts: readonly JsonObject[]): string {
   return joined;
 }
 
-export function sessionTurns(data: OcSessionData): SessionTurns {
+/** `full`: build tool calls' input and output (the lower detail levels drop them). */
+export function sessionTurns(data: OcSessionData, full = true): SessionTurns {
   const out: SessionTurns = { turns: [], totals: emptyTotals(), models: [], span: { started_at: null, ended_at: null }, cwds: [], launches: [] };
   noteTime(out.span, isoTime(data.session.createdMs) ?? undefined);
   pushOnce(out.cwds, data.session.directory);
@@ -144,7 +145,7 @@ export function sessionTurns(data: OcSessionData): SessionTurns {
         const turn = open(partAt(part, at));
         turn.text = turn.text === '' ? t : `${turn.text}\n\n${t}`;
       } else if (type === 'tool') {
-        const converted = opencodeToolCall(part, aborted);
+        const converted = opencodeToolCall(part, aborted, full);
         if (converted === undefined) continue;
         open(partAt(part, at)).tool_calls?.push(converted.call);
         if (converted.taskInput !== undefined) {

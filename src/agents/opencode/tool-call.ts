@@ -80,20 +80,26 @@ function childSession(state: JsonObject | undefined, output: string | undefined)
   return m?.[1];
 }
 
-/** Converts a `tool` part; undefined when it names no tool. `aborted`: the message was interrupted. */
-export function opencodeToolCall(part: JsonObject, aborted: boolean): OcToolCall | undefined {
+/**
+ * Converts a `tool` part; undefined when it names no tool. `aborted`: the message was interrupted.
+ * Without `full`, the input and output (which every lower detail level drops) are not built.
+ */
+export function opencodeToolCall(part: JsonObject, aborted: boolean, full = true): OcToolCall | undefined {
   const tool = text(part, 'tool');
   if (tool === undefined) return undefined;
   const state = obj(part, 'state');
   const input = obj(state, 'input') ?? {};
   const metadata = obj(state, 'metadata');
-  const shape = shapeOf(tool, input, metadata);
-  const call: ToolCall = { name: tool, format: shape.format };
-  if (shape.path !== undefined) call.path = shape.path;
-  if (shape.input !== undefined) call.input = clipInput(shape.input);
+  const call: ToolCall = { name: tool };
+  if (full) {
+    const shape = shapeOf(tool, input, metadata);
+    call.format = shape.format;
+    if (shape.path !== undefined) call.path = shape.path;
+    if (shape.input !== undefined) call.input = clipInput(shape.input);
+  }
   const stateName = str(state, 'status');
   const output = stateName === 'error' ? str(state, 'error') ?? str(state, 'output') : str(state, 'output') ?? str(metadata, 'output');
-  if (output !== undefined) call.output = clipOutput(output);
+  if (output !== undefined && full) call.output = clipOutput(output);
   const status = statusOf[stateName ?? ''] ?? (aborted ? 'interrupted' : undefined);
   if (status !== undefined) call.status = status;
   const exit = num(metadata, 'exit') ?? num(metadata, 'exitCode');

@@ -126,7 +126,7 @@ function assistantBody(m: JsonObject): PiBody {
   return { type: 'assistant', parts, calls, model: text(m, 'model'), usage: usageOf(m['usage']), stopReason: text(m, 'stopReason'), errorMessage: text(m, 'errorMessage') };
 }
 
-function messageBody(m: JsonObject | undefined): PiBody {
+function messageBody(m: JsonObject | undefined, full: boolean): PiBody {
   if (m === undefined) return { type: 'other' };
   switch (str(m, 'role')) {
     case 'user':
@@ -137,7 +137,8 @@ function messageBody(m: JsonObject | undefined): PiBody {
       const toolCallId = text(m, 'toolCallId');
       if (toolCallId === undefined) return { type: 'other' };
       const output = contentText(m['content']);
-      return { type: 'toolResult', toolCallId, output: clipOutput(output), exitCode: exitCodeOf(output), isError: m['isError'] === true };
+      // Only the full detail level shows output and exit codes: below it, neither is kept.
+      return { type: 'toolResult', toolCallId, output: full ? clipOutput(output) : '', exitCode: full ? exitCodeOf(output) : undefined, isError: m['isError'] === true };
     }
     default:
       // bashExecution (a person's `!` command), custom/hook messages: machinery, not turns.
@@ -145,13 +146,13 @@ function messageBody(m: JsonObject | undefined): PiBody {
   }
 }
 
-/** Narrows one non-header line. */
-export function entryOf(o: JsonObject, line: number): PiEntry {
+/** Narrows one non-header line; without `full`, a tool result's output is left empty. */
+export function entryOf(o: JsonObject, line: number, full = true): PiEntry {
   const message = obj(o, 'message');
   let body: PiBody;
   switch (str(o, 'type')) {
     case 'message':
-      body = messageBody(message);
+      body = messageBody(message, full);
       break;
     case 'compaction':
       body = { type: 'compaction' };

@@ -1,24 +1,26 @@
 // The Pi reader: one session is one JSONL file; the record follows the active branch of its tree.
 import { relative } from 'node:path';
 import { errorMessage } from '../../fs/stat.js';
+import type { Detail } from '../../record/types.js';
 import type { AgentReader, DiscoveredSession, ParsedSession } from '../types.js';
 import { defaultPiBounds, type PiBounds } from './bounds.js';
 import { claimPi, discoverPi } from './discover.js';
 import { piHomes } from './layout.js';
 import { piRecord } from './record.js';
 import { readPiFile } from './session-file.js';
+import { piSearchMessages } from './search-messages.js';
 
 /** Parses one discovered session; exported with its bounds so tests can use small ones. */
-export async function parsePi(session: DiscoveredSession, bounds: PiBounds = defaultPiBounds): Promise<ParsedSession> {
+export async function parsePi(session: DiscoveredSession, bounds: PiBounds = defaultPiBounds, detail: Detail = 'full'): Promise<ParsedSession> {
   const path = session.path;
   let read;
   try {
-    read = await readPiFile(path, bounds);
+    read = await readPiFile(path, bounds, detail === 'full');
   } catch (error) {
     return { record: null, cwds: [], badLines: [], problems: [{ path, kind: 'unreadable', reason: errorMessage(error) }] };
   }
   if (!read.ok) return { record: null, cwds: [], badLines: [], problems: [{ path, kind: 'oversized', reason: read.reason }] };
-  const built = piRecord(session.sessionId, read.file);
+  const built = piRecord(session.sessionId, read.file, detail);
   const badLines = read.file.badLines > 0 ? [{ path, count: read.file.badLines }] : [];
   return { record: built?.record ?? null, cwds: built?.cwds ?? (session.cwd === undefined ? [] : [session.cwd]), badLines, problems: [] };
 }
@@ -30,8 +32,9 @@ export function makePiReader(bounds: PiBounds = defaultPiBounds): AgentReader {
     homes: piHomes,
     discover: (home) => discoverPi(home, bounds),
     claim: (path) => claimPi(path, bounds.headerBytes),
-    parse: (session) => parsePi(session, bounds),
+    parse: (session, ctx) => parsePi(session, bounds, ctx.detail),
     tree: async (session) => [{ relPath: relative(session.home, session.path), kind: 'file', path: session.path }],
+    messages: piSearchMessages,
   };
 }
 

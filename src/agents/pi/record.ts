@@ -1,16 +1,16 @@
 // Builds the record from a Pi file: turns follow the active branch; totals, models and times count
 // every assistant message in the file, abandoned branches included, because each was billed.
 import { newRecord, noteModel, noteTime } from '../../record/draft.js';
-import { addTotals, type SessionRecord } from '../../record/types.js';
+import { addTotals, type Detail, type SessionRecord } from '../../record/types.js';
 import { splitBranches } from './branch.js';
 import type { PiFile } from './session-file.js';
 import { branchTurns } from './turns.js';
 
 /** The record and the working directory, or null when the file holds no conversation. */
-export function piRecord(sessionId: string, file: PiFile): { record: SessionRecord; cwds: string[] } | null {
+export function piRecord(sessionId: string, file: PiFile, detail: Detail = 'full'): { record: SessionRecord; cwds: string[] } | null {
   if (!file.entries.some((e) => e.body.type === 'user' || e.body.type === 'assistant')) return null;
   const record = newRecord('pi', sessionId);
-  record.turns = branchTurns(splitBranches(file.entries).active);
+  record.turns = branchTurns(splitBranches(file.entries).active, detail === 'full');
   noteTime(record, file.header?.at ?? undefined);
   for (const e of file.entries) {
     noteTime(record, e.at ?? undefined);

@@ -1,6 +1,6 @@
 // Reads one Pi session file: its header and every entry in file order, within the bounds. Bad
 // lines are counted; a torn final line (a writer still appending) is neither an entry nor bad.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { forEachLine } from '../../fs/read-lines.js';
 import { parseObjectLine } from '../../json/narrow.js';
 import type { PiBounds } from './bounds.js';
@@ -15,8 +15,13 @@ export interface PiFile {
 
 export type PiFileRead = { ok: true; file: PiFile } | { ok: false; reason: string };
 
-export async function readPiFile(path: string, bounds: PiBounds): Promise<PiFileRead> {
-  const size = (await stat(path)).size;
+/** Read buffers: never more than the line reader's default, never less than a page cluster. */
+const minChunk = 64 * 1024;
+const maxChunk = 2 * 1024 * 1024;
+
+/** `full`: keep each tool result's (clipped) output; the lower detail levels drop it unbuilt. */
+export async function readPiFile(path: string, bounds: PiBounds, full = true): Promise<PiFileRead> {
+  const size = statSync(path).size;
   if (size > bounds.fileBytes) return { ok: false, reason: `session file is ${size} bytes, over the ${bounds.fileBytes}-byte bound; not read` };
   const file: PiFile = { header: undefined, entries: [], badLines: 0, tornTail: false };
   let lineNo = 0;
@@ -38,10 +43,10 @@ export async function readPiFile(path: string, bounds: PiBounds): Promise<PiFile
       }
       const header = file.header === undefined && file.entries.length === 0 ? headerOf(o) : undefined;
       if (header !== undefined) file.header = header;
-      else file.entries.push(entryOf(o, lineNo));
+      else file.entries.push(entryOf(o, lineNo, full));
       return true;
     },
-    { maxLineBytes: bounds.lineBytes },
+    { maxLineBytes: bounds.lineBytes, chunkBytes: Math.min(maxChunk, Math.max(minChunk, size + 1)) },
   );
   if (tooLong) return { ok: false, reason: `session file has more than ${bounds.fileLines} lines; not read` };
   file.badLines += r.oversizedLines;

@@ -30,9 +30,12 @@ function inputOf(call: PiToolCall): Pick<ToolCall, 'format' | 'path' | 'input'> 
   return withPath({ format: 'json' as const, input: clipInput(JSON.stringify(args)) });
 }
 
-/** `result` is the call's toolResult on the same branch; `cut` says the message ended early. */
-export function toToolCall(call: PiToolCall, result: PiResult | undefined, cut: boolean): ToolCall {
-  const out: ToolCall = { name: call.name, ...inputOf(call) };
+/**
+ * `result` is the call's toolResult on the same branch; `cut` says the message ended early.
+ * Without `full`, the input (which every lower detail level drops) is not built.
+ */
+export function toToolCall(call: PiToolCall, result: PiResult | undefined, cut: boolean, full = true): ToolCall {
+  const out: ToolCall = full ? { name: call.name, ...inputOf(call) } : { name: call.name };
   if (result !== undefined) {
     out.output = result.output;
     out.status = result.isError ? 'error' : 'ok';

@@ -8,7 +8,8 @@ import { toToolCall } from './tool-call.js';
 
 type PiResult = Extract<PiBody, { type: 'toolResult' }>;
 
-export function branchTurns(active: readonly PiEntry[]): Turn[] {
+/** `full`: tool calls carry their input (the lower detail levels drop it unbuilt). */
+export function branchTurns(active: readonly PiEntry[], full = true): Turn[] {
   const results = new Map<string, PiResult>();
   for (const e of active) if (e.body.type === 'toolResult') results.set(e.body.toolCallId, e.body);
   const turns: Turn[] = [];
@@ -24,7 +25,7 @@ export function branchTurns(active: readonly PiEntry[]): Turn[] {
         const cut = b.stopReason === 'aborted' || b.stopReason === 'error';
         const said = b.parts.filter((p) => p.kind === 'text').map((p) => p.text);
         if (said.length > 0 || b.calls.length > 0) {
-          const turn: Turn = { role: 'assistant', at: e.at, text: clipMessage(said.join('\n\n')), tool_calls: b.calls.map((c) => toToolCall(c, results.get(c.id), cut)) };
+          const turn: Turn = { role: 'assistant', at: e.at, text: clipMessage(said.join('\n\n')), tool_calls: b.calls.map((c) => toToolCall(c, results.get(c.id), cut, full)) };
           if (b.model !== undefined) turn.model = b.model;
           turns.push(turn);
         }

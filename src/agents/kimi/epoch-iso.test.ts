@@ -1,0 +1,24 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { epochIso } from './epoch-iso.js';
+
+describe('epochIso', () => {
+  it('matches toISOString for every whole millisecond from 1970 to 9999', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 253402300799999 }), (ms) => {
+        expect(epochIso(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('matches at the edges: epoch, leap days, end of 9999', () => {
+    for (const ms of [0, 999, 86399999, 86400000, 951782400000, 951868799999, 4107542400000, 253402300799999]) {
+      expect(epochIso(ms)).toBe(new Date(ms).toISOString());
+    }
+  });
+
+  it('leaves fractions, negatives and five-digit years to Date', () => {
+    for (const ms of [1.5, -1, 253402300800000, Number.NaN, Number.POSITIVE_INFINITY]) expect(epochIso(ms)).toBeUndefined();
+  });
+});
