@@ -1,28 +1,34 @@
 // What a keep copies from: a vendor file opened without following links (every folder on the way
 // checked), or an export's bytes held in memory. Size and time are fixed when it is opened.
-import { readlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { custodyErrors } from './errors.js';
+import { openReadFd, readAt } from './fd-io.js';
 import { relDir } from './paths.js';
-import { assertRealDirs, lstatOrNull, openRead, readFull } from './safe-fs.js';
+import { assertRealDirs, lstatOrNull } from './safe-fs.js';
 
 export interface ByteSource {
   /** The size when opened: a keep copies exactly this many bytes, even if a writer is appending. */
   readonly size: number;
   readonly mtimeMs: number | null;
+  /** The opened file's device and inode (null for bytes in memory): what the keep manifest records. */
+  readonly identity: { dev: number; ino: number } | null;
   /** Where the bytes come from, for reports. */
   readonly label: string;
   read(buf: Buffer, length: number, position: number): Promise<number>;
   close(): Promise<void>;
 }
 
-export function handleSource(handle: FileHandle, size: number, mtimeMs: number | null, label: string): ByteSource {
+/** A vendor file open on a raw descriptor (fd-io.ts): small reads cost no thread-pool round trip. */
+function fdSource(fd: number, stat: { size: number; mtimeMs: number; dev: number; ino: number }, label: string): ByteSource {
+  const size = stat.size;
   return {
     size,
-    mtimeMs,
+    mtimeMs: stat.mtimeMs,
+    identity: { dev: stat.dev, ino: stat.ino },
     label,
-    read: (buf, length, position) => readFull(handle, buf, Math.min(length, Math.max(0, size - position)), position),
-    close: () => handle.close(),
+    read: (buf, length, position) => readAt(fd, buf, Math.min(length, Math.max(0, size - position)), position),
+    close: async () => closeSync(fd),
   };
 }
 
@@ -31,10 +37,10 @@ export function handleSource(handle: FileHandle, size: number, mtimeMs: number |
  * folder on the way was a link at the moment of the open. False when it cannot tell (then the
  * caller re-checks every folder); a different answer is a link swapped in, refused.
  */
-async function openedAt(handle: FileHandle, path: string): Promise<boolean> {
+function openedAt(fd: number, path: string): boolean {
   let real: string;
   try {
-    real = await readlink(`/proc/self/fd/${handle.fd}`);
+    real = readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return false;
   }
@@ -51,24 +57,25 @@ export async function openVendorFile(home: string, relPath: string, verified: Se
   const dir = relDir(relPath);
   const path = join(home, relPath);
   await assertRealDirs(home, dir, verified);
-  const { handle, stat } = await openRead(path);
+  const { fd, stat } = openReadFd(path);
   try {
-    if (!(await openedAt(handle, path))) {
+    if (!openedAt(fd, path)) {
       await assertRealDirs(home, dir);
       const now = await lstatOrNull(path);
       if (now === null || now.ino !== stat.ino || now.dev !== stat.dev) throw custodyErrors.unsafePath(path, 'it changed identity while being opened');
     }
   } catch (error) {
-    await handle.close();
+    closeSync(fd);
     throw error;
   }
-  return handleSource(handle, stat.size, stat.mtimeMs, path);
+  return fdSource(fd, stat, path);
 }
 
 export function bufferSource(data: Buffer, label: string): ByteSource {
   return {
     size: data.length,
     mtimeMs: null,
+    identity: null,
     label,
     read: async (buf, length, position) => {
       const end = Math.min(data.length, position + length);

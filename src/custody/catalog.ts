@@ -1,6 +1,6 @@
 // The custody catalog: locate, read (forward, paged backward, sub-agents, follow) and keep sessions
 // of the installations it is opened over, resolving each read vendor tree first, then kept copy.
-import { mkdir, realpath } from 'node:fs/promises';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentReader, DiscoveredSession } from '../agents/types.js';
 import type { AgentHomes } from '../scan/scan.js';
@@ -14,7 +14,7 @@ import { lastLineEnd } from './lines.js';
 import { locateSession, type Located, type LocateOptions, type Scope } from './locate.js';
 import { decodeToken, identityOf, offsetHash, tokenHolds } from './page-token.js';
 import { checkPageSize, defaultPageTuning, readPage, type EntryPage, type PageTuning } from './pages.js';
-import { lstatOrNull, openRead } from './safe-fs.js';
+import { lstatNow, lstatOrNull, openRead } from './safe-fs.js';
 import { sessionId, type SessionId } from './session-id.js';
 import { findSidechain } from './sidechain.js';
 import { streamEntries } from './stream.js';
@@ -51,9 +51,9 @@ export interface KeepReport {
   totals: KeepTotals;
 }
 
-async function canonical(path: string): Promise<string> {
+function canonical(path: string): string {
   try {
-    return await realpath(path);
+    return realpathSync(path);
   } catch {
     return resolve(path);
   }
@@ -69,7 +69,7 @@ export class Catalog {
 
   /** Opens a catalog over the given agents' homes and the installations that keep them. */
   static async open(opts: CatalogOptions): Promise<Catalog> {
-    const stateRoot = await canonical(opts.stateRoot);
+    const stateRoot = canonical(opts.stateRoot);
     const installations = await listInstallations(stateRoot);
     const scopes: Scope[] = [];
     for (const { reader, homes } of vendorHomes(opts.agents, [resolve(opts.stateRoot), stateRoot])) {
@@ -200,6 +200,8 @@ export class Catalog {
    */
   async keep(opts: KeepOptions = {}): Promise<KeepReport> {
     const now = this.opts.now ?? Date.now;
+    // Before anything is stat'ed: a file written after this is never vouched for by the manifest.
+    const observedAt = now();
     const work = new Map<Scope, DiscoveredSession[]>();
     const reports: SessionKeepReport[] = [];
     const problems: FileFailure[] = [];
@@ -217,7 +219,13 @@ export class Catalog {
       }
     } else {
       for (const scope of this.scopes) {
-        if ((await lstatOrNull(scope.home).catch(() => null)) === null) continue;
+        let there: boolean;
+        try {
+          there = lstatNow(scope.home) !== null;
+        } catch {
+          there = false;
+        }
+        if (!there) continue;
         const found = await scope.reader.discover(scope.home);
         for (const p of found.problems) problems.push({ path: p.path, message: `${p.kind}: ${p.reason}`, code: null });
         if (found.sessions.length > 0) work.set(scope, found.sessions);
@@ -227,8 +235,8 @@ export class Catalog {
     let done = 0;
     opts.onProgress?.(0, total);
     const installations: KeepReport['installations'] = [];
-    if (work.size > 0) await mkdir(this.stateRoot, { recursive: true, mode: 0o700 });
-    const stateRoot = await canonical(this.stateRoot);
+    if (work.size > 0) mkdirSync(this.stateRoot, { recursive: true, mode: 0o700 });
+    const stateRoot = canonical(this.stateRoot);
     for (const [scope, sessions] of work) {
       if (opts.signal?.aborted === true) break;
       const r = await keepHome({
@@ -242,6 +250,8 @@ export class Catalog {
         signal: opts.signal,
         lockWaitMs: opts.lockWaitMs,
         onSession: () => opts.onProgress?.(++done, total),
+        complete: opts.ids === undefined,
+        observedAt,
       });
       installations.push({ agent: scope.reader.id, home: scope.home, key: r.installation.key, root: r.installation.root });
       reports.push(...r.sessions);

@@ -1,15 +1,16 @@
 // Custody facts: written beside a session's main file on its first keep, never rewritten, so the
 // kept copy says where it came from and since when.
-import { link, open, readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
-import { errorCode } from '../fs/stat.js';
 import { obj, parseObjectLine, str } from '../json/narrow.js';
 import { agentIds } from '../record/types.js';
 import { custodyErrors } from './errors.js';
 import { factsRel, tempPath } from './paths.js';
-import { fsyncDir, lstatNow, lstatOrNull, openTemp, unlinkQuiet, writeFull } from './safe-fs.js';
+import type { Publisher } from './publisher.js';
+import { closeFd, closeQuiet, openTempFd, writeAt } from './fd-io.js';
+import { lstatNow, lstatOrNull, unlinkQuiet } from './safe-fs.js';
 
 export const custodyFactsSchema = z.object({
   version: z.literal(1),
@@ -26,34 +27,33 @@ export const custodyFactsSchema = z.object({
 export type CustodyFacts = z.infer<typeof custodyFactsSchema>;
 
 /**
- * Writes the facts unless they exist. Publication is a hard link of a complete temp file, so the
- * facts are whole or absent, and of two writers only the first wins.
+ * Writes the facts unless they exist, through the keep's publisher: the temp is made durable with the
+ * batch and then linked into place, so the facts are whole or absent, and an existing file is kept.
  */
-export async function writeFactsOnce(root: string, mainRel: string, make: () => Promise<CustodyFacts>): Promise<'written' | 'present'> {
+export async function stageFactsOnce(root: string, mainRel: string, make: () => Promise<CustodyFacts>, publisher: Publisher): Promise<'written' | 'present'> {
   const path = join(root, factsRel(mainRel));
   const st = lstatNow(path);
   if (st !== null) {
     if (!st.isFile()) throw custodyErrors.unsafePath(path, 'custody facts must be a regular file');
     return 'present';
   }
-  const facts = await make();
+  const bytes = Buffer.from(`${JSON.stringify(await make(), null, 2)}\n`);
   const tmp = tempPath(path);
-  const handle = await openTemp(tmp);
+  const fd = openTempFd(tmp);
   try {
-    await writeFull(handle, Buffer.from(`${JSON.stringify(facts, null, 2)}\n`), 0);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(tmp, path);
+    await writeAt(fd, bytes, 0);
   } catch (error) {
-    if (errorCode(error) === 'EEXIST') return 'present';
-    throw custodyErrors.io(path, 'write custody facts to', error);
-  } finally {
+    closeQuiet(fd);
     await unlinkQuiet(tmp);
+    throw error;
   }
-  await fsyncDir(dirname(path));
+  try {
+    closeFd(fd, tmp);
+  } catch (error) {
+    await unlinkQuiet(tmp);
+    throw error;
+  }
+  await publisher.stage(tmp, path, 'link', bytes.length);
   return 'written';
 }
 

@@ -3,14 +3,14 @@
 // another home already holds is refused (InstallationKeyTaken).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, lstatSync } from 'node:fs';
-import { link, readFile, readdir, realpath } from 'node:fs/promises';
+import { link } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { errorCode } from '../fs/stat.js';
 import { agentIds, type AgentId } from '../record/types.js';
 import { CustodyError, custodyErrors, printable } from './errors.js';
 import { installationFile, keptBase, keptRoot, uniqueTempPath } from './paths.js';
-import { ensureDirs, fsyncDir, lstatOrNull, openTemp, unlinkQuiet, writeFull } from './safe-fs.js';
+import { ensureDirs, fsyncDir, lstatNow, openTemp, unlinkQuiet, writeFull } from './safe-fs.js';
 
 const installationSchema = z.object({
   version: z.literal(1),
@@ -49,15 +49,7 @@ export function derivedKey(agent: AgentId, canonicalHome: string): string {
 }
 
 /** The home's real path when it exists (a symlinked ~/.claude is one installation with its target), else the resolved path. */
-export async function canonicalHome(home: string): Promise<string> {
-  try {
-    return await realpath(home);
-  } catch {
-    return resolve(home);
-  }
-}
-
-function canonicalHomeSync(home: string): string {
+export function canonicalHomeSync(home: string): string {
   try {
     return realpathSync(home);
   } catch {
@@ -84,25 +76,32 @@ function byAge(a: Installation, b: Installation): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-async function readRecord(root: string): Promise<InstallationRecord | null> {
+// The records are a handful of small files read on every keep and read: synchronously, since a
+// thread-pool round trip per call costs more than the calls (a keep of an unchanged home is short).
+function readRecord(root: string): InstallationRecord | null {
   const path = join(root, installationFile);
-  const st = await lstatOrNull(path);
+  const st = lstatNow(path);
   if (st === null) return null;
   if (!st.isFile() || st.size > maxRecordBytes) throw custodyErrors.unsafePath(path, 'it is not a small regular file');
-  return parseRecord(await readFile(path, 'utf8'));
+  return parseRecord(readFileSync(path, 'utf8'));
 }
 
 /** Every installation kept under the state root, oldest first (folders that are links or hold no valid record are ignored). */
 export async function listInstallations(stateRoot: string): Promise<Installation[]> {
   const base = keptBase(stateRoot);
-  const baseStat = await lstatOrNull(base);
+  const baseStat = lstatNow(base);
   if (baseStat === null || !baseStat.isDirectory()) return [];
   const out: Installation[] = [];
-  for (const key of await readdir(base)) {
+  for (const key of readdirSync(base)) {
     const root = join(base, key);
-    const st = await lstatOrNull(root);
+    const st = lstatNow(root);
     if (st === null || !st.isDirectory()) continue;
-    const record = await readRecord(root).catch(() => null);
+    let record: InstallationRecord | null = null;
+    try {
+      record = readRecord(root);
+    } catch {
+      // Not a record custody wrote: not an installation.
+    }
     if (record !== null && record.key === key) out.push({ key, agent: record.agent, root, record });
   }
   return out.sort(byAge);
@@ -154,7 +153,7 @@ export interface OpenInstallationOptions {
 
 /** Finds or records the installation a keep of this home writes into. */
 export async function openInstallation(opts: OpenInstallationOptions): Promise<Installation> {
-  const canonical = await canonicalHome(opts.home);
+  const canonical = canonicalHomeSync(opts.home);
   let key: string;
   if (opts.name !== undefined) key = installationName(opts.name);
   else {
@@ -166,7 +165,7 @@ export async function openInstallation(opts: OpenInstallationOptions): Promise<I
   await ensureDirs(opts.stateRoot, `kept/${key}`);
   const taken = (record: InstallationRecord): CustodyError =>
     new CustodyError('InstallationKeyTaken', `installation "${key}" already keeps ${record.agent} home ${record.home}, not ${opts.home}; choose another --installation name`, root);
-  const found = await readRecord(root);
+  const found = readRecord(root);
   if (found !== null) {
     if (!holdsHome(found, opts.agent, opts.home, canonical)) throw taken(found);
     return { key, agent: opts.agent, root, record: found };
@@ -198,7 +197,7 @@ export async function openInstallation(opts: OpenInstallationOptions): Promise<I
     await unlinkQuiet(tmp);
   }
   await fsyncDir(root);
-  const now = await readRecord(root);
+  const now = readRecord(root);
   if (now === null) throw custodyErrors.io(path, 'read back', new Error('installation record is missing or invalid'));
   if (!holdsHome(now, opts.agent, opts.home, canonical)) throw taken(now);
   return { key, agent: opts.agent, root, record: now };

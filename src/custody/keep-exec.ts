@@ -1,18 +1,30 @@
-// The keep executor: carries out one planned action on one file, atomically. A copy or refresh is
-// written to a temp file, fsynced and renamed into place; a refresh first hard-links the previous
-// kept bytes to a numbered backup; an extend appends only the new bytes, fsyncs and verifies the size.
+// The keep executor: carries out one planned action on one file. A copy or refresh is written to a
+// temp file and handed to the publisher (publisher.ts), which makes it durable and renames it into
+// place; a refresh first hard-links the previous kept bytes to a numbered backup; an extend appends
+// only the new bytes, fsyncs and verifies the size.
 import type { FileHandle } from 'node:fs/promises';
-import { link, readdir, rename } from 'node:fs/promises';
+import { link, readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { errorCode } from '../fs/stat.js';
 import type { ByteSource } from './byte-source.js';
 import { custodyErrors } from './errors.js';
 import type { KeepAction } from './keep-plan.js';
 import { backupNumber, backupPath, tempPath } from './paths.js';
-import { fsyncDir, lstatOrNull, openAppend, openRead, openTemp, readFull, renameDurable, unlinkQuiet, writeFull } from './safe-fs.js';
+import type { Publisher } from './publisher.js';
+import { closeFd, closeQuiet, openReadFd, openTempFd, readAt, setMtime, writeAt } from './fd-io.js';
+import { fsyncDir, lstatOrNull, openAppend, unlinkQuiet, writeFull } from './safe-fs.js';
 
 export const keepOutcomes = ['copied', 'extended', 'refreshed', 'skipped'] as const;
 export type KeepOutcome = (typeof keepOutcomes)[number];
+
+export interface ActionResult {
+  outcome: KeepOutcome;
+  /**
+   * For a copy or refresh: settles once the new kept file is durable and in place (rejects when it
+   * could not be put there). Null when the action is complete already (extend, skip).
+   */
+  published: Promise<void> | null;
+}
 
 const chunkBytes = 1 << 20;
 /** How much of each end an extend compares to accept the kept bytes as a prefix of the vendor file. */
@@ -24,59 +36,46 @@ async function setTime(handle: FileHandle, mtimeMs: number | null): Promise<void
   await handle.utimes(new Date(), mtimeMs / 1000).catch(() => undefined);
 }
 
-/** Copies `src[from, to)` to `dest` at its current end (or `at`), in chunks. */
-async function pump(src: ByteSource, dest: FileHandle, from: number, to: number, at: number | null): Promise<void> {
+/** Copies `src[from, to)` through `write` (given each chunk and its offset from `from`), in chunks. */
+async function pump(src: ByteSource, from: number, to: number, write: (chunk: Buffer, offset: number) => Promise<void>): Promise<void> {
   const buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, to - from)));
   let pos = from;
   while (pos < to) {
     const n = await src.read(buf, Math.min(buf.length, to - pos), pos);
     if (n === 0) throw custodyErrors.io(src.label, 'copy', new Error(`it shrank to ${pos} bytes while being copied (expected ${to})`));
-    await writeFull(dest, buf.subarray(0, n), at === null ? null : at + (pos - from));
+    await write(buf.subarray(0, n), pos - from);
     pos += n;
   }
 }
 
-/** Writes the whole source to the target's temp name, fsynced, and returns that name. */
+/** Writes the whole source to the target's temp name (the publisher makes it durable) and returns that name. */
 async function writeTemp(src: ByteSource, dest: string): Promise<string> {
   const tmp = tempPath(dest);
-  const handle = await openTemp(tmp);
+  const fd = openTempFd(tmp);
   try {
     // pump fails unless exactly src.size bytes were read and written.
-    await pump(src, handle, 0, src.size, 0);
-    await handle.sync();
-    await setTime(handle, src.mtimeMs);
+    await pump(src, 0, src.size, (chunk, offset) => writeAt(fd, chunk, offset));
+    // The kept file carries the vendor file's mtime, so the next keep's size+mtime check is a stat.
+    setMtime(fd, src.mtimeMs);
   } catch (error) {
-    await handle.close();
+    closeQuiet(fd);
     await unlinkQuiet(tmp);
     throw error;
   }
-  await handle.close();
+  // Not in the block above: a descriptor whose close failed is released all the same, never closed twice.
+  try {
+    closeFd(fd, tmp);
+  } catch (error) {
+    await unlinkQuiet(tmp);
+    throw error;
+  }
   return tmp;
 }
 
-/**
- * Folders whose entries changed and still need an fsync. A keep collects them and syncs each once at
- * the end of a session instead of once per file: losing a rename to a power cut only means the next
- * keep copies that file again, while the file's bytes were fsynced before the rename.
- */
-export type DirtyDirs = Set<string>;
-
-async function publish(tmp: string, dest: string, dirty: DirtyDirs | undefined): Promise<void> {
-  if (dirty === undefined) {
-    await renameDurable(tmp, dest, dirname(dest));
-    return;
-  }
-  try {
-    await rename(tmp, dest);
-  } catch (error) {
-    await unlinkQuiet(tmp);
-    throw custodyErrors.io(dest, 'rename into', error);
-  }
-  dirty.add(dirname(dest));
-}
-
-async function copyNew(src: ByteSource, dest: string, dirty?: DirtyDirs): Promise<void> {
-  await publish(await writeTemp(src, dest), dest, dirty);
+/** Writes the new copy and stages it (wrapped: awaiting the copy must not wait for its publication). */
+async function copyNew(src: ByteSource, dest: string, publisher: Publisher, outcome: KeepOutcome): Promise<ActionResult> {
+  const tmp = await writeTemp(src, dest);
+  return { outcome, published: publisher.stage(tmp, dest, 'rename', src.size) };
 }
 
 /** Backups of `dest` as `{n, ino}`, highest number last. */
@@ -123,24 +122,24 @@ async function backUp(dest: string): Promise<void> {
   await fsyncDir(dirname(dest));
 }
 
-async function refresh(src: ByteSource, dest: string, dirty?: DirtyDirs): Promise<void> {
+async function refreshed(src: ByteSource, dest: string, publisher: Publisher): Promise<ActionResult> {
   const tmp = await writeTemp(src, dest);
   try {
-    // The backup link is synced at once: the new copy must never be durable without it.
+    // The backup link is synced at once: the new copy must never be in place without it.
     await backUp(dest);
   } catch (error) {
     await unlinkQuiet(tmp);
     throw error;
   }
-  await publish(tmp, dest, dirty);
+  return { outcome: 'refreshed', published: publisher.stage(tmp, dest, 'rename', src.size) };
 }
 
-/** True when `kept[pos, pos+len)` equals `src[pos, pos+len)`. */
-async function sameRange(kept: FileHandle, src: ByteSource, pos: number, len: number, a: Buffer, b: Buffer): Promise<boolean> {
+/** True when `kept[pos, pos+len)` equals `src[pos, pos+len)` (`kept`: a descriptor on the kept file). */
+async function sameRange(kept: number, src: ByteSource, pos: number, len: number, a: Buffer, b: Buffer): Promise<boolean> {
   let done = 0;
   while (done < len) {
     const n = Math.min(a.length, len - done);
-    const [x, y] = await Promise.all([readFull(kept, a, n, pos + done), src.read(b, n, pos + done)]);
+    const [x, y] = await Promise.all([readAt(kept, a, n, pos + done), src.read(b, n, pos + done)]);
     if (x !== n || y !== n || a.compare(b, 0, n, 0, n) !== 0) return false;
     done += n;
   }
@@ -148,7 +147,7 @@ async function sameRange(kept: FileHandle, src: ByteSource, pos: number, len: nu
 }
 
 /** Compares the whole file, last block first (an edit is likeliest near the end). */
-async function sameContent(kept: FileHandle, src: ByteSource, size: number): Promise<boolean> {
+async function sameContent(kept: number, src: ByteSource, size: number): Promise<boolean> {
   const a = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, size)));
   const b = Buffer.allocUnsafe(a.length);
   for (let end = size; end > 0; end -= a.length) {
@@ -158,8 +157,8 @@ async function sameContent(kept: FileHandle, src: ByteSource, size: number): Pro
   return true;
 }
 
-async function extend(src: ByteSource, dest: string, from: number, dirty?: DirtyDirs): Promise<KeepOutcome> {
-  const { handle: kept, stat } = await openRead(dest);
+async function extend(src: ByteSource, dest: string, from: number, publisher: Publisher): Promise<ActionResult> {
+  const { fd: kept, stat } = openReadFd(dest);
   let isPrefix: boolean;
   try {
     const a = Buffer.allocUnsafe(prefixProbeBytes);
@@ -168,26 +167,22 @@ async function extend(src: ByteSource, dest: string, from: number, dirty?: Dirty
     const tailStart = Math.max(head, from - prefixProbeBytes);
     isPrefix = stat.size === from && (await sameRange(kept, src, 0, head, a, b)) && (await sameRange(kept, src, tailStart, from - tailStart, a, b));
   } finally {
-    await kept.close();
+    closeQuiet(kept);
   }
-  if (!isPrefix) {
-    await refresh(src, dest, dirty);
-    return 'refreshed';
-  }
+  if (!isPrefix) return refreshed(src, dest, publisher);
   if (stat.nlink > 1) {
     const shared = await linkedBackup(dest, stat.ino, stat.dev);
     if (shared !== null) await unlinkQuiet(shared);
     else {
       // Someone else links the kept file: appending would change their copy too, so replace it whole.
-      await copyNew(src, dest, dirty);
-      return 'extended';
+      return copyNew(src, dest, publisher, 'extended');
     }
   }
   const out = await openAppend(dest);
   try {
     const before = (await out.stat()).size;
     if (before !== from) throw custodyErrors.io(dest, 'extend', new Error(`it is ${before} bytes, expected ${from}`));
-    await pump(src, out, from, src.size, null);
+    await pump(src, from, src.size, (chunk) => writeFull(out, chunk, null));
     await out.sync();
     const after = (await out.stat()).size;
     if (after !== src.size) throw custodyErrors.io(dest, 'verify', new Error(`it is ${after} bytes after the append, expected ${src.size}`));
@@ -195,40 +190,66 @@ async function extend(src: ByteSource, dest: string, from: number, dirty?: Dirty
   } finally {
     await out.close();
   }
-  return 'extended';
+  return { outcome: 'extended', published: null };
 }
 
-async function verify(src: ByteSource, dest: string, dirty?: DirtyDirs): Promise<KeepOutcome> {
-  const { handle: kept, stat } = await openRead(dest);
+const skipped: ActionResult = { outcome: 'skipped', published: null };
+
+async function verify(src: ByteSource, dest: string, publisher: Publisher): Promise<ActionResult> {
+  const { fd: kept, stat } = openReadFd(dest);
   try {
     if (stat.size === src.size && (await sameContent(kept, src, src.size))) {
-      await setTime(kept, src.mtimeMs);
-      return 'skipped';
+      setMtime(kept, src.mtimeMs);
+      return skipped;
     }
   } finally {
-    await kept.close();
+    closeQuiet(kept);
   }
-  await refresh(src, dest, dirty);
-  return 'refreshed';
+  // Grown since it was planned: an append (its prefix checked there), not a rewrite.
+  if (src.size > stat.size) return extend(src, dest, stat.size, publisher);
+  return refreshed(src, dest, publisher);
 }
 
 /**
- * Carries out one action; `dest` is the kept file's absolute path, its folder already made. With
- * `dirty`, folder fsyncs after renames are left to the caller (see DirtyDirs).
+ * Same size and time as the kept copy: the last block is compared, so a same-size edit whose time
+ * was put back is caught where edits land (JSONL transcripts only grow at the end). A source that
+ * grew since it was planned is extended instead (its prefix checked there).
  */
-export async function runAction(action: KeepAction, src: ByteSource, dest: string, dirty?: DirtyDirs): Promise<KeepOutcome> {
+async function tail(src: ByteSource, dest: string, publisher: Publisher): Promise<ActionResult> {
+  const { fd: kept, stat } = openReadFd(dest);
+  let same = false;
+  try {
+    if (stat.size === src.size) {
+      const len = Math.min(prefixProbeBytes, src.size);
+      const a = Buffer.allocUnsafe(Math.max(1, len));
+      const b = Buffer.allocUnsafe(a.length);
+      same = await sameRange(kept, src, src.size - len, len, a, b);
+    }
+  } finally {
+    closeQuiet(kept);
+  }
+  if (same) return skipped;
+  if (src.size > stat.size) return extend(src, dest, stat.size, publisher);
+  return refreshed(src, dest, publisher);
+}
+
+/**
+ * Carries out one action; `dest` is the kept file's absolute path, its folder already made. A copy
+ * or refresh is complete once its `published` settles.
+ */
+export async function runAction(action: KeepAction, src: ByteSource, dest: string, publisher: Publisher): Promise<ActionResult> {
   switch (action.kind) {
     case 'copy':
-      await copyNew(src, dest, dirty);
-      return 'copied';
+      return copyNew(src, dest, publisher, 'copied');
     case 'extend':
-      return extend(src, dest, action.from, dirty);
+      return extend(src, dest, action.from, publisher);
     case 'refresh':
-      await refresh(src, dest, dirty);
-      return 'refreshed';
+      return refreshed(src, dest, publisher);
     case 'verify':
-      return verify(src, dest, dirty);
+      return verify(src, dest, publisher);
+    case 'tail':
+      return tail(src, dest, publisher);
     case 'skip':
-      return 'skipped';
+      return skipped;
   }
 }

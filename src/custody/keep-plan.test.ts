@@ -13,8 +13,8 @@ describe('planKeep', () => {
     ]);
   });
 
-  it('skips on equal size and time, verifies on equal size and another time', () => {
-    expect(planKeep([src('a', 5, 1000)], kept([['a', { size: 5, mtimeMs: 1000.4 }]]))).toEqual([{ kind: 'skip', relPath: 'a' }]);
+  it('compares the tail on equal size and time, verifies on equal size and another time', () => {
+    expect(planKeep([src('a', 5, 1000)], kept([['a', { size: 5, mtimeMs: 1000.4 }]]))).toEqual([{ kind: 'tail', relPath: 'a' }]);
     expect(planKeep([src('a', 5, 2000)], kept([['a', { size: 5, mtimeMs: 1000 }]]))).toEqual([{ kind: 'verify', relPath: 'a' }]);
     expect(planKeep([src('a', 5, null)], kept([['a', { size: 5, mtimeMs: 1000 }]]))).toEqual([{ kind: 'verify', relPath: 'a' }]);
   });
@@ -27,9 +27,18 @@ describe('planKeep', () => {
   it('copies a new sub-agent file beside kept ones, and never plans a file only custody holds', () => {
     const plan = planKeep([src('s.jsonl', 5), src('s/subagents/agent-2.jsonl', 4)], kept([['s.jsonl', { size: 5, mtimeMs: 1000 }], ['s/subagents/agent-1.jsonl', { size: 9, mtimeMs: 1 }]]));
     expect(plan).toEqual([
-      { kind: 'skip', relPath: 's.jsonl' },
+      { kind: 'tail', relPath: 's.jsonl' },
       { kind: 'copy', relPath: 's/subagents/agent-2.jsonl' },
     ]);
+  });
+
+  it('skips what the manifest vouches for without looking at the kept side', () => {
+    const vouched = { ...src('a', 5), vouched: true };
+    expect(planKeep([vouched, src('b', 3)], kept([['b', { size: 3, mtimeMs: 1000 }]]))).toEqual([
+      { kind: 'skip', relPath: 'a' },
+      { kind: 'tail', relPath: 'b' },
+    ]);
+    expect(planKeep([{ ...src('e', 9, null), vouched: true }], kept([]))).toEqual([{ kind: 'skip', relPath: 'e' }]);
   });
 
   it('gives exactly one action per source file (property)', () => {

@@ -6,6 +6,8 @@ export interface SourceFacts {
   size: number;
   /** Null for an export (a database's rows) that has no file time: such a file is always verified. */
   mtimeMs: number | null;
+  /** The keep manifest vouches it is as it was when last kept (keep-manifest.ts): skipped unlooked. */
+  vouched?: boolean;
 }
 
 export interface KeptFacts {
@@ -13,7 +15,7 @@ export interface KeptFacts {
   mtimeMs: number;
 }
 
-export const keepActionKinds = ['copy', 'extend', 'refresh', 'verify', 'skip'] as const;
+export const keepActionKinds = ['copy', 'extend', 'refresh', 'verify', 'tail', 'skip'] as const;
 export type KeepActionKind = (typeof keepActionKinds)[number];
 
 export type KeepAction =
@@ -23,9 +25,14 @@ export type KeepAction =
   | { kind: 'extend'; relPath: string; from: number }
   /** Shrunk: replace it, keeping the previous kept bytes as a numbered backup. */
   | { kind: 'refresh'; relPath: string }
-  /** Same size, different time: compare the bytes (tail first); equal is a skip, else a refresh. */
+  /** Same size, different time: compare the bytes (tail first); equal is a skip, else a refresh (an extend if it grew meanwhile). */
   | { kind: 'verify'; relPath: string }
-  /** Same size and time as when it was kept. */
+  /**
+   * Same size and time as the kept copy, with no manifest to vouch for it: compare the last block,
+   * where a same-size edit whose time was put back would show; equal is a skip, else a refresh.
+   */
+  | { kind: 'tail'; relPath: string }
+  /** The keep manifest vouches it is unchanged since it was last kept: neither side is read. */
   | { kind: 'skip'; relPath: string };
 
 /** Kept files carry the vendor file's mtime; a sub-millisecond difference is float rounding in utimes. */
@@ -33,16 +40,17 @@ export function sameTime(a: number, b: number): boolean {
   return Math.abs(a - b) < 1;
 }
 
-/** One action per source file, sorted by relPath. */
+/** One action per source file, sorted by relPath. A vouched file needs no kept facts. */
 export function planKeep(sources: readonly SourceFacts[], kept: ReadonlyMap<string, KeptFacts | null>): KeepAction[] {
   return [...sources]
     .sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0))
     .map((s): KeepAction => {
+      if (s.vouched === true) return { kind: 'skip', relPath: s.relPath };
       const k = kept.get(s.relPath) ?? null;
       if (k === null) return { kind: 'copy', relPath: s.relPath };
       if (s.size > k.size) return { kind: 'extend', relPath: s.relPath, from: k.size };
       if (s.size < k.size) return { kind: 'refresh', relPath: s.relPath };
-      if (s.mtimeMs !== null && sameTime(s.mtimeMs, k.mtimeMs)) return { kind: 'skip', relPath: s.relPath };
+      if (s.mtimeMs !== null && sameTime(s.mtimeMs, k.mtimeMs)) return { kind: 'tail', relPath: s.relPath };
       return { kind: 'verify', relPath: s.relPath };
     });
 }

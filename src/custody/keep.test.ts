@@ -28,7 +28,7 @@ describe('keep', () => {
     expect(first.installations).toHaveLength(1);
     const root = first.installations[0]?.root as string;
     const vendor = await treeBytes(t.claude);
-    const kept = await treeBytes(root, (rel) => rel.endsWith('.custody') || rel === 'installation.json');
+    const kept = await treeBytes(root, (rel) => rel.endsWith('.custody') || rel === 'installation.json' || rel === '.keep-manifest');
     expect(kept).toEqual(vendor);
     for (const rel of [demoRel, demoSub, 'projects', `projects/-subagent-demo/${demoId}/subagents`]) {
       const st = await stat(join(root, rel));

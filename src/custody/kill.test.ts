@@ -2,7 +2,7 @@
 // must stay readable after every kill and converge to the bytes a clean keep writes.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -66,12 +66,28 @@ async function grow(claude: string, sessions: number): Promise<string[]> {
   return made;
 }
 
-const custodyOwn = (rel: string): boolean => rel.endsWith('.custody') || rel.endsWith('.bak') || rel.endsWith('.keep-tmp') || rel === 'installation.json' || rel === '.lock' || rel.includes('.lock.stale-');
+/**
+ * What the vendor touched in a round gets that round's mtime (hours ago, a second apart): never racy
+ * and never an earlier round's, so the keep manifest vouches for exactly the files left alone since.
+ */
+const base = Date.now() - 7_200_000;
+async function stamp(mains: readonly string[], round: number): Promise<void> {
+  const at = new Date(base + (round + 1) * 1000);
+  for (const m of mains) {
+    await utimes(m, at, at);
+    const sub = join(m.slice(0, -'.jsonl'.length), 'subagents');
+    if (existsSync(sub)) for (const f of await readdir(sub)) await utimes(join(sub, f), at, at);
+  }
+}
+
+const custodyOwn = (rel: string): boolean => rel.endsWith('.custody') || rel.endsWith('.bak') || rel.endsWith('.keep-tmp') || rel === 'installation.json' || rel === '.keep-manifest' || rel === '.lock' || rel.includes('.lock.stale-');
 
 describe('keep killed at random points', () => {
   it.skipIf(!existsSync(distCustody))('always leaves custody readable and converges to a clean keep', async () => {
     const t = await claudeHome();
     const mains = await grow(t.claude, 14);
+    await stamp(mains, -1);
+    for (const p of ['-sample-project', '-subagent-demo']) for (const f of await readdir(join(t.claude, 'projects', p), { recursive: true })) await utimes(join(t.claude, 'projects', p, f), new Date(base), new Date(base));
     const scriptPath = join(await tempDir(), 'keep.mjs');
     await writeFile(scriptPath, script());
     const clean = await runKeep(scriptPath, t.claude, join(await tempDir(), 'probe-state'));
@@ -88,13 +104,25 @@ describe('keep killed at random points', () => {
     let killed = 0;
     for (let round = 0; round < 50; round++) {
       // The vendor keeps writing: appends, and now and then a new session (copy) or a rewrite (refresh).
-      for (const m of mains) if (random() < 0.4) await appendFile(m, `${line(round, { more: 'y'.repeat(Math.floor(random() * 3000)) })}\n`);
-      if (round % 10 === 5) mains.push(...(await grow(join(t.claude), 1)).filter((p) => !mains.includes(p)));
+      const touched: string[] = [];
+      for (const m of mains) {
+        if (random() >= 0.4) continue;
+        await appendFile(m, `${line(round, { more: 'y'.repeat(Math.floor(random() * 3000)) })}\n`);
+        touched.push(m);
+      }
+      if (round % 10 === 5) {
+        const made = await grow(join(t.claude), 1);
+        touched.push(...made);
+        mains.push(...made.filter((p) => !mains.includes(p)));
+      }
       if (round % 17 === 3) {
+        // A same-size rewrite: only its new mtime tells it apart.
         const target = mains[round % mains.length] as string;
         const text = await readFile(target, 'utf8');
         await writeFile(target, text.replace('"line 1"', '"LINE 1"'));
+        touched.push(target);
       }
+      await stamp(touched, round);
       const r = await runKeep(scriptPath, t.claude, t.state, Math.floor(random() * span));
       if (r.code === null) killed++;
       // A keep that finished shows how long keeps take now: the next kill lands within that.
@@ -125,7 +153,7 @@ describe('keep killed at random points', () => {
       }
       // Facts and the installation record are published whole (a link of a complete temp) or not at all.
       for (const [rel, b64] of await treeBytes(root)) {
-        if (rel.endsWith('.custody') || rel === 'installation.json') expect(() => JSON.parse(Buffer.from(b64, 'base64').toString()), rel).not.toThrow();
+        if (rel.endsWith('.custody') || rel === 'installation.json' || rel === '.keep-manifest') expect(() => JSON.parse(Buffer.from(b64, 'base64').toString()), rel).not.toThrow();
       }
     }
 
@@ -145,9 +173,11 @@ describe('keep killed at random points', () => {
     for (const [rel, b] of reference) expect(converged.get(rel) === b, rel).toBe(true);
     const leftovers = [...(await treeBytes(join(t.state, 'kept'))).keys()].filter((r) => r.endsWith('.keep-tmp') || r.endsWith('.lock'));
     expect(leftovers).toEqual([]);
-    // And one more keep is a no-op.
+    // And one more keep is a no-op, vouched for by the manifest file by file (no mtime here is racy).
     const noop = await runKeep(scriptPath, t.claude, t.state);
     expect(JSON.parse(noop.out.slice(noop.out.indexOf('{')))).toMatchObject({ copied: 0, extended: 0, refreshed: 0, failed: 0 });
+    const manifest = JSON.parse(await readFile(join(t.state, 'kept', key as string, '.keep-manifest'), 'utf8')) as { files: Record<string, unknown> };
+    expect(Object.keys(manifest.files).sort()).toEqual([...converged.keys()].sort());
     expect(relative(t.state, join(t.state, 'kept', key as string))).toBe(`kept/${key as string}`);
   }, 120_000);
 });

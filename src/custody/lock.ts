@@ -3,11 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { readFile, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { rename, unlink } from 'node:fs/promises';
 import { errorCode } from '../fs/stat.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { lockFile } from './paths.js';
-import { openExclusive, writeFull } from './safe-fs.js';
+import { fileMode } from './safe-fs.js';
 
 export interface LockOwner {
   pid: number;
@@ -55,10 +56,11 @@ export function ownerAlive(owner: LockOwner): boolean {
   }
 }
 
+// The lock file is tiny and touched twice a keep: synchronous calls, no thread-pool round trips.
 async function readOwner(path: string): Promise<{ owner: LockOwner | null; mtimeMs: number } | null> {
   try {
-    const [text, st] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    return { owner: parseOwner(text), mtimeMs: st.mtimeMs };
+    const text = readFileSync(path, 'utf8');
+    return { owner: parseOwner(text), mtimeMs: statSync(path).mtimeMs };
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
     throw custodyErrors.io(path, 'read the lock', error);
@@ -92,19 +94,24 @@ export async function acquireLock(root: string, opts: LockOptions = {}): Promise
   const me: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), started_at: new Date(now()).toISOString() };
   for (;;) {
     try {
-      const handle = await openExclusive(path);
+      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, fileMode);
       try {
         // Not fsynced: after a crash an empty or lost lock is stale all the same.
-        await writeFull(handle, Buffer.from(JSON.stringify(me)), 0);
+        writeSync(fd, JSON.stringify(me));
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
       return {
         path,
         recovered,
         async release() {
           const current = await readOwner(path).catch(() => null);
-          if (current?.owner?.nonce === me.nonce) await unlink(path).catch(() => undefined);
+          if (current?.owner?.nonce !== me.nonce) return;
+          try {
+            unlinkSync(path);
+          } catch {
+            // Gone already: nothing to release.
+          }
         },
       };
     } catch (error) {

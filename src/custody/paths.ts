@@ -1,11 +1,13 @@
 // Where custody keeps things: `<state>/kept/<installation-key>/` mirrors the agent home by relPath,
-// with custody's own files (installation.json, .lock, facts, backups, temps) named so no reader's
-// discovery can mistake them for a session.
-import { basename, dirname, join, posix } from 'node:path';
+// with custody's own files (installation.json, .lock, .keep-manifest, facts, backups, temps) named so
+// no reader's discovery can mistake them for a session.
+import { basename, dirname, join, posix, sep } from 'node:path';
 import { custodyErrors } from './errors.js';
 
 export const installationFile = 'installation.json';
 export const lockFile = '.lock';
+/** What the last keeps saw of each vendor file (keep-manifest.ts); no reader's discovery looks at it. */
+export const manifestFile = '.keep-manifest';
 const factsSuffix = '.custody';
 const tempSuffix = '.keep-tmp';
 const backupPattern = /\.\d+\.bak$/;
@@ -26,12 +28,13 @@ export function safeRelPath(rel: string): string {
   // eslint-disable-next-line no-control-regex
   const bad = rel === '' || rel.startsWith('/') || rel.includes('\\') || /[\u0000-\u001f\u007f]/.test(rel);
   const parts = rel.split('/');
-  if (bad || parts.some((p) => p === '' || p === '.' || p === '..') || posix.normalize(rel) !== rel) {
+  // No empty, `.` or `..` segment: exactly the paths `posix.normalize` leaves as they are.
+  if (bad || parts.some((p) => p === '' || p === '.' || p === '..')) {
     throw custodyErrors.unsafePath(rel, 'a tree entry must be a plain path inside the agent home');
   }
   const leaf = parts[parts.length - 1] as string;
-  if ((parts.length === 1 && (leaf === installationFile || leaf === lockFile)) || leaf.endsWith(factsSuffix) || leaf.endsWith(tempSuffix) || backupPattern.test(leaf)) {
-    throw custodyErrors.unsafePath(rel, 'its name collides with custody\'s own files (.custody, .N.bak, .keep-tmp)');
+  if ((parts.length === 1 && (leaf === installationFile || leaf === lockFile || leaf === manifestFile)) || leaf.endsWith(factsSuffix) || leaf.endsWith(tempSuffix) || backupPattern.test(leaf)) {
+    throw custodyErrors.unsafePath(rel, 'its name collides with custody\'s own files (.custody, .N.bak, .keep-tmp, .keep-manifest)');
   }
   return rel;
 }
@@ -65,6 +68,15 @@ export function backupNumber(name: string, file: string): number | null {
   if (!file.startsWith(`${name}.`) || !file.endsWith('.bak')) return null;
   const middle = file.slice(name.length + 1, -'.bak'.length);
   return /^\d+$/.test(middle) ? Number(middle) : null;
+}
+
+/**
+ * `join(root, rel)` for a normalised absolute root and a relPath `safeRelPath` accepted: a plain
+ * concatenation (a keep builds one per file).
+ */
+export function underRoot(root: string, rel: string): string {
+  if (sep !== '/') return join(root, rel);
+  return root.endsWith('/') ? `${root}${rel}` : `${root}/${rel}`;
 }
 
 /** The relPath's folder part ('' at the root). */

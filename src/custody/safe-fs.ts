@@ -1,13 +1,14 @@
 // File operations custody writes and reads through: no symbolic link is followed below a trusted
 // root (every ancestor lstat-checked, leaves opened with O_NOFOLLOW), folders are created 0700 one
-// level at a time, and whole-file writes go temp + fsync + rename.
-import { constants, lstatSync, type Stats } from 'node:fs';
-import { chmod, lstat, mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+// level at a time, and whole-file writes go temp + fsync + rename (kept copies through publisher.ts,
+// which makes a batch durable at once).
+import { chmodSync, constants, lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { errorCode } from '../fs/stat.js';
 import { CustodyError, custodyErrors } from './errors.js';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_EXCL, O_APPEND, O_NOFOLLOW } = constants;
+const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_APPEND, O_NOFOLLOW } = constants;
 
 export const fileMode = 0o600;
 export const dirMode = 0o700;
@@ -18,7 +19,8 @@ export const dirMode = 0o700;
  */
 export function lstatNow(path: string): Stats | null {
   try {
-    return lstatSync(path);
+    // Absent is the common answer on a first keep: no exception built for it.
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -44,12 +46,16 @@ function wrap(error: unknown, path: string, what: string): Error {
 }
 
 /**
- * Checks that each folder of `relDir` below `root` is a real folder, not a link. `verified` caches
- * folders already checked during one run so a keep of many files costs one lstat per folder.
+ * The first folder of `relDir` below `root` that does not exist, or null when all do; a level that is
+ * a link or not a folder is refused (UnsafePath). `verified` caches folders already checked during
+ * one run so a keep of many files costs one lstat per folder. Synchronous: metadata only.
  */
-export async function assertRealDirs(root: string, relDir: string, verified?: Set<string>): Promise<void> {
+export function missingDir(root: string, relDir: string, verified?: Set<string>): string | null {
+  if (relDir === '') return null;
+  if (verified?.has(join(root, relDir))) return null;
   let path = root;
-  for (const part of relDir.split('/').filter((p) => p !== '')) {
+  for (const part of relDir.split('/')) {
+    if (part === '') continue;
     path = join(path, part);
     if (verified?.has(path)) continue;
     let st: Stats | null;
@@ -58,11 +64,18 @@ export async function assertRealDirs(root: string, relDir: string, verified?: Se
     } catch (error) {
       throw wrap(error, path, 'inspect');
     }
-    if (st === null) throw custodyErrors.io(path, 'find', new Error('no such folder'));
+    if (st === null) return path;
     if (st.isSymbolicLink()) throw custodyErrors.unsafePath(path, 'it is a symbolic link');
     if (!st.isDirectory()) throw custodyErrors.unsafePath(path, 'it is not a folder');
     verified?.add(path);
   }
+  return null;
+}
+
+/** Checks that each folder of `relDir` below `root` exists and is a real folder, not a link. */
+export async function assertRealDirs(root: string, relDir: string, verified?: Set<string>): Promise<void> {
+  const missing = missingDir(root, relDir, verified);
+  if (missing !== null) throw custodyErrors.io(missing, 'find', new Error('no such folder'));
 }
 
 /**
@@ -70,18 +83,24 @@ export async function assertRealDirs(root: string, relDir: string, verified?: Se
  * not widen it); an existing level must be a real folder. Returns the absolute folder.
  */
 export async function ensureDirs(root: string, relDir: string, verified?: Set<string>): Promise<string> {
+  const full = join(root, relDir);
+  if (verified?.has(full)) return full;
   let path = root;
   for (const part of relDir.split('/').filter((p) => p !== '')) {
     path = join(path, part);
     if (verified?.has(path)) continue;
+    // Synchronous: a first keep makes thousands of folders, and these calls are metadata only.
     try {
-      await mkdir(path, { mode: dirMode });
-      await chmod(path, dirMode);
+      mkdirSync(path, { mode: dirMode });
+      chmodSync(path, dirMode);
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw wrap(error, path, 'create');
-      const st = await lstat(path).catch((e: unknown) => {
+      let st: Stats;
+      try {
+        st = lstatSync(path);
+      } catch (e) {
         throw wrap(e, path, 'inspect');
-      });
+      }
       if (st.isSymbolicLink()) throw custodyErrors.unsafePath(path, 'it is a symbolic link');
       if (!st.isDirectory()) throw custodyErrors.unsafePath(path, 'it is not a folder');
     }
@@ -126,11 +145,6 @@ export async function openAppend(path: string): Promise<FileHandle> {
   } catch (error) {
     throw wrap(error, path, 'open');
   }
-}
-
-/** Creates a file that must not exist yet (lock files); EEXIST is left for the caller. */
-export async function openExclusive(path: string): Promise<FileHandle> {
-  return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, fileMode);
 }
 
 /** Makes a folder's entries (a rename, a new file) durable. Platforms that cannot fsync a folder are let be. */

@@ -1,12 +1,14 @@
-// Custody shortcuts for Claude Code (seed 001 "Locate"): where a session's main file lives, found by
-// encoding a known cwd (never by decoding a folder name: `/`, `.`, `_` and spaces all become `-`), and
-// its sub-agent sidechains with the launching tool_use id from each `.meta.json`.
+// Custody for Claude Code: a session's tree (what a keep copies), and the shortcuts of seed 001
+// "Locate": where a session's main file lives, found by encoding a known cwd (never by decoding a
+// folder name: `/`, `.`, `_` and spaces all become `-`), and its sub-agent sidechains with the
+// launching tool_use id from each `.meta.json`.
+import { existsSync, readdirSync } from 'node:fs';
 import { readdir, readFile, lstat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isNotFound } from '../../fs/stat.js';
 import { asObject, str, type JsonObject } from '../../json/narrow.js';
-import type { CustodyHooks, DiscoveredSession, Sidechain } from '../types.js';
-import { agentIdOfTranscript, jsonlExt, metaExt, projectsDirName } from './layout.js';
+import type { CustodyHooks, DiscoveredSession, Sidechain, TreeEntry } from '../types.js';
+import { agentIdOfTranscript, childPath, jsonlExt, metaExt, projectsDirName } from './layout.js';
 
 /** Claude Code's project folder name for a cwd: every character but an ASCII letter or digit becomes `-`. */
 export function encodeCwd(cwd: string): string {
@@ -62,3 +64,56 @@ async function sidechains(session: DiscoveredSession): Promise<Sidechain[]> {
 }
 
 export const claudeCustody: CustodyHooks = { sessionPaths, sidechains };
+
+/**
+ * Every regular file below `dir`, in listing order (symbolic links are not followed); none when it
+ * is missing. Synchronous: a keep lists thousands of small session folders, where a thread-pool
+ * round trip per folder costs more than the listing.
+ */
+function filesBelow(dir: string, out: string[] = []): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const p = childPath(dir, e.name);
+    if (e.isDirectory()) filesBelow(p, out);
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * `relative(home, path)`, by slicing when `path` is plainly inside an absolute, normalised home: the
+ * rest has no empty segment, no trailing slash and no segment starting with a dot (so no `.` or `..`;
+ * dot-files take the slow way).
+ */
+function relativeTo(home: string, homeIsPlain: boolean, path: string): string {
+  if (homeIsPlain && path.startsWith(home) && path.charAt(home.length) === '/') {
+    const rest = path.slice(home.length + 1);
+    if (rest !== '' && !rest.startsWith('.') && !rest.includes('/.') && !rest.includes('//') && !rest.endsWith('/')) return rest;
+  }
+  return relative(home, path);
+}
+
+/**
+ * A session's custody tree, named relative to the home: the transcript, its subagents, and everything
+ * else Claude Code keeps in the session's own folder (`<id>/tool-results/…` and the like), so a keep
+ * copies the whole tree.
+ */
+export async function claudeTree(session: DiscoveredSession): Promise<TreeEntry[]> {
+  const paths = session.files.map((f) => f.path);
+  const main = paths[0];
+  if (main !== undefined && main.endsWith(jsonlExt)) {
+    const folder = join(dirname(main), basename(main, jsonlExt));
+    // Most sessions have no folder: a cheap existence test spares a thrown ENOENT.
+    if (existsSync(folder)) {
+      const listed = new Set(paths);
+      for (const p of filesBelow(folder)) if (!listed.has(p)) paths.push(p);
+    }
+  }
+  const homeIsPlain = sep === '/' && resolve(session.home) === session.home;
+  return paths.map((p) => ({ relPath: relativeTo(session.home, homeIsPlain, p), kind: 'file' as const, path: p }));
+}

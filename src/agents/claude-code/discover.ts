@@ -8,12 +8,15 @@
 // their lines' `sessionId` names. Such files whose session has no main transcript anywhere in the home
 // (the corpus `agent-test-hash-123.jsonl` names a session that is not there) are listed once, as that
 // session, since they are all that is left of it.
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+//
+// The folder listings and stats are synchronous: a home holds thousands of small metadata calls, and
+// each one sent to the thread pool costs more in scheduling (worse on a busy machine) than in the
+// kernel; a keep of an unchanged home is mostly this walk.
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/stat.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
-import { agentIdOfMeta, agentIdOfTranscript, isUuid, jsonlExt, projectsDirName, readHead, sessionIdInHead, subagentsDirName } from './layout.js';
+import { agentIdOfMeta, agentIdOfTranscript, childPath, isUuid, jsonlExt, projectsDirName, readHead, sessionIdInHead, subagentsDirName } from './layout.js';
 
 /** A session before its files are stat'ed: the main transcript and the extra files that belong to it. */
 export interface SessionDraft {
@@ -33,16 +36,28 @@ export interface DirScan {
   strays: Map<string, string[]>;
 }
 
-async function listDir(dir: string): Promise<Dirent[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+function listDir(dir: string): Dirent[] {
+  const entries = readdirSync(dir, { withFileTypes: true });
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** `statFile` without the thread-pool round trip: size and whole-ms mtime of a regular file, else null. */
+function statNow(path: string): SessionFile | null {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (s === undefined || !s.isFile()) return null;
+    return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
 }
 
 /** The transcripts and meta files of one `<session>/subagents/` folder; none when it is missing. */
 export async function subagentFiles(dir: string): Promise<string[]> {
   let entries: Dirent[];
   try {
-    entries = await listDir(dir);
+    entries = listDir(dir);
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
@@ -50,7 +65,7 @@ export async function subagentFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
   for (const e of entries) {
     if (e.isDirectory()) continue;
-    if (agentIdOfTranscript(e.name) !== undefined || agentIdOfMeta(e.name) !== undefined) files.push(join(dir, e.name));
+    if (agentIdOfTranscript(e.name) !== undefined || agentIdOfMeta(e.name) !== undefined) files.push(childPath(dir, e.name));
   }
   return files;
 }
@@ -74,7 +89,7 @@ function addStray(strays: Map<string, string[]>, key: string, files: string[]): 
  * a single session); subagent folders without a main are then not looked at.
  */
 export async function scanProjectDir(dir: string, onlyMain?: string): Promise<DirScan> {
-  const entries = await listDir(dir);
+  const entries = listDir(dir);
   const subdirs = new Set<string>();
   const mainNames: string[] = [];
   const agentNames: string[] = [];
@@ -85,7 +100,7 @@ export async function scanProjectDir(dir: string, onlyMain?: string): Promise<Di
   const byId = new Map<string, SessionDraft>();
   const mains: SessionDraft[] = [];
   for (const name of mainNames) {
-    const path = join(dir, name);
+    const path = childPath(dir, name);
     if (onlyMain !== undefined && path !== onlyMain) continue;
     const stem = name.slice(0, -jsonlExt.length);
     // The file name is the session id; a renamed or hand-made file is named by its lines instead.
@@ -98,7 +113,7 @@ export async function scanProjectDir(dir: string, onlyMain?: string): Promise<Di
   }
   const strays = new Map<string, string[]>();
   for (const name of agentNames) {
-    const path = join(dir, name);
+    const path = childPath(dir, name);
     const sid = await headSessionId(path);
     const owner = sid === undefined ? undefined : byId.get(sid);
     if (owner !== undefined) owner.extra.push(path);
@@ -129,7 +144,7 @@ export function orphanDraft(sessionId: string, files: string[]): SessionDraft | 
 
 /** Stats a draft's files into a discovered session; null when its main file is gone. */
 export async function toSession(draft: SessionDraft, home: string): Promise<DiscoveredSession | null> {
-  const stats = await Promise.all([draft.main, ...draft.extra].map((p) => statFile(p)));
+  const stats = [draft.main, ...draft.extra].map(statNow);
   const main = stats[0];
   if (main === null || main === undefined) return null;
   const files: SessionFile[] = stats.filter((s): s is SessionFile => s !== null);
@@ -142,7 +157,7 @@ export async function discoverClaude(home: string): Promise<Discovery> {
   const problems: FileProblem[] = [];
   let dirs: Dirent[];
   try {
-    dirs = await listDir(root);
+    dirs = listDir(root);
   } catch (error) {
     if (isNotFound(error)) return { sessions: [], problems };
     return { sessions: [], problems: [{ path: root, kind: 'unreadable', reason: errorMessage(error) }] };
@@ -152,7 +167,7 @@ export async function discoverClaude(home: string): Promise<Discovery> {
   const strays = new Map<string, string[]>();
   for (const d of dirs) {
     if (!d.isDirectory() && !d.isSymbolicLink()) continue;
-    const dir = join(root, d.name);
+    const dir = childPath(root, d.name);
     let scanned: DirScan;
     try {
       scanned = await scanProjectDir(dir);

@@ -1,6 +1,6 @@
 // Where Claude Code keeps its files: the home, project folders, session and subagent file names.
 import { open } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import type { HomeLookup } from '../types.js';
 
@@ -14,6 +14,14 @@ export const subagentsDirName = 'subagents';
 export const jsonlExt = '.jsonl';
 export const metaExt = '.meta.json';
 const agentPrefix = 'agent-';
+
+/**
+ * `join(dir, name)` for a folder path `join` already normalised and an entry name read from it (no
+ * `/`, never `.` or `..`): a concatenation, since discovery and keeps build thousands of these.
+ */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
+}
 
 const hex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 

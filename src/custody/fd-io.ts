@@ -1,0 +1,112 @@
+// Raw file descriptors for the copy path. A first keep copies thousands of small files, and each call
+// sent to Node's thread pool costs a wake-up of a pool thread and of the main thread, more than the
+// system call itself: so the metadata calls (open, fstat, fchmod, futimes, close) are made
+// synchronously, and the data is moved synchronously in small pieces and through the pool in large
+// ones (where the copy is worth overlapping). Same guarantees as safe-fs.ts: never through a link at
+// the leaf, temp files private.
+import { closeSync, constants, fchmodSync, fstatSync, futimesSync, openSync, read, readSync, write, writeSync, type Stats } from 'node:fs';
+import { errorCode } from '../fs/stat.js';
+import { CustodyError, custodyErrors } from './errors.js';
+import { fileMode } from './safe-fs.js';
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = constants;
+
+/** Reads and writes up to this size are made synchronously. */
+const syncIoBytes = 64 * 1024;
+
+function wrap(error: unknown, path: string, what: string): Error {
+  if (error instanceof CustodyError) return error;
+  if (errorCode(error) === 'ELOOP') return custodyErrors.unsafePath(path, 'it is a symbolic link');
+  return custodyErrors.io(path, what, error);
+}
+
+/** Opens a file for reading without following a link at the leaf; it must be a regular file. */
+export function openReadFd(path: string): { fd: number; stat: Stats } {
+  let fd: number;
+  try {
+    fd = openSync(path, O_RDONLY | O_NOFOLLOW);
+  } catch (error) {
+    throw wrap(error, path, 'open');
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw custodyErrors.unsafePath(path, 'it is not a regular file');
+    return { fd, stat };
+  } catch (error) {
+    closeSync(fd);
+    throw wrap(error, path, 'inspect');
+  }
+}
+
+/** Opens (creating or truncating) a private temporary file; a link planted at its name is refused. */
+export function openTempFd(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, fileMode);
+  } catch (error) {
+    throw wrap(error, path, 'create');
+  }
+  try {
+    // A temp left by a killed keep keeps its old mode through O_TRUNC: made private again.
+    fchmodSync(fd, fileMode);
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw wrap(error, path, 'create');
+  }
+}
+
+/** Closes a descriptor; for one written to, a failure is an error (some filesystems report late). */
+export function closeFd(fd: number, path: string): void {
+  try {
+    closeSync(fd);
+  } catch (error) {
+    throw wrap(error, path, 'close');
+  }
+}
+
+/** Closes a descriptor on a path already failing (its own error is the one to report). */
+export function closeQuiet(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // The first error stands.
+  }
+}
+
+/** Gives the file this mtime (best effort: the keep's size+mtime check then costs a stat). */
+export function setMtime(fd: number, mtimeMs: number | null): void {
+  if (mtimeMs === null) return;
+  try {
+    futimesSync(fd, new Date(), mtimeMs / 1000);
+  } catch {
+    // A file without its time is compared by content next time.
+  }
+}
+
+const readAsync = (fd: number, buf: Buffer, offset: number, length: number, position: number): Promise<number> =>
+  new Promise((resolve, reject) => read(fd, buf, offset, length, position, (error, n) => (error === null ? resolve(n) : reject(error))));
+
+const writeAsync = (fd: number, buf: Buffer, offset: number, length: number, position: number | null): Promise<number> =>
+  new Promise((resolve, reject) => write(fd, buf, offset, length, position, (error, n) => (error === null ? resolve(n) : reject(error))));
+
+/** Reads exactly `length` bytes at `position` unless the file ends first (short reads looped). */
+export async function readAt(fd: number, buf: Buffer, length: number, position: number): Promise<number> {
+  let done = 0;
+  while (done < length) {
+    const want = length - done;
+    const n = want <= syncIoBytes ? readSync(fd, buf, done, want, position + done) : await readAsync(fd, buf, done, want, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
+/** Writes a whole buffer at `position` (short writes looped). */
+export async function writeAt(fd: number, buf: Buffer, position: number): Promise<void> {
+  let done = 0;
+  while (done < buf.length) {
+    const want = buf.length - done;
+    done += want <= syncIoBytes ? writeSync(fd, buf, done, want, position + done) : await writeAsync(fd, buf, done, want, position + done);
+  }
+}

@@ -1,0 +1,306 @@
+// The keep manifest: what the last keeps saw of each vendor file (size, mtime, device, inode) when its
+// kept copy was last made equal to it, so a keep of an unchanged session costs one lstat per file and
+// reads nothing, on either side. It only ever vouches that a file is unchanged: a missing, stale or
+// corrupt manifest (or one made for another home) makes a keep compare the kept side again (slower,
+// never wrong). It is replaced whole (temp + fsync + rename) after the kept files it describes are
+// durable, so a keep killed at any point leaves the previous manifest, which still tells the truth
+// about every vendor file it vouches for. The trade-off: custody's own copies are not looked at for
+// vouched files, so a kept file removed or edited by hand stays so until its vendor file changes;
+// deleting `.keep-manifest` makes the next keep compare every file on both sides.
+import { join } from 'node:path';
+import type { SessionFile } from '../agents/types.js';
+import { manifestFile, tempPath } from './paths.js';
+import { closeQuiet, openReadFd, readAt } from './fd-io.js';
+import { lstatNow, openTemp, renameDurable, unlinkQuiet, writeFull } from './safe-fs.js';
+
+/** A vendor file as a keep saw it: what the quick check compares. */
+export interface FileFacts {
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
+}
+
+/** An export (a database session's rows): the discovered files it was made from, and its size. */
+export interface ExportMark {
+  from: SessionFile[];
+  size: number;
+}
+
+const format = 'agentlog/keep-manifest';
+const version = 1;
+/** Larger than any real manifest (about 150 bytes a file); a bigger file is not trusted. */
+const maxManifestBytes = 256 * 1024 * 1024;
+
+/**
+ * A file whose mtime is this close to (or after) the moment a keep looked at it is "racy" (git's
+ * term): a write in the same timestamp tick right after the look would leave size and mtime as they
+ * were (coarse kernel clocks, 2 s on FAT). Such a file is not vouched for; the next keep compares it.
+ */
+export const racyMarginMs = 2000;
+
+type FileRow = [size: number, mtimeMs: number, dev: number, ino: number];
+type StampRow = [path: string, size: number, mtimeMs: number];
+
+interface ManifestDoc {
+  format: typeof format;
+  version: typeof version;
+  installation: string;
+  home: string;
+  files: Record<string, FileRow>;
+  exports: Record<string, { from: StampRow[]; size: number }>;
+  facts: string[];
+}
+
+// Narrowed by hand, entry by entry and only when looked up: a schema pass over tens of thousands of
+// entries would cost more than the keep it is there to shorten.
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function fileRow(v: unknown): FileFacts | null {
+  if (!Array.isArray(v) || v.length !== 4 || !isNum(v[0]) || !isNum(v[1]) || !isNum(v[2]) || !isNum(v[3])) return null;
+  return { size: v[0], mtimeMs: v[1], dev: v[2], ino: v[3] };
+}
+
+function exportRow(v: unknown): ExportMark | null {
+  if (!isObj(v) || !isNum(v.size) || !Array.isArray(v.from)) return null;
+  const from: SessionFile[] = [];
+  for (const s of v.from) {
+    if (!Array.isArray(s) || s.length !== 3 || typeof s[0] !== 'string' || !isNum(s[1]) || !isNum(s[2])) return null;
+    from.push({ path: s[0], size: s[1], mtimeMs: s[2] });
+  }
+  return { from, size: v.size };
+}
+
+const sameFacts = (a: FileFacts, b: FileFacts): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.dev === b.dev && a.ino === b.ino;
+const sameStamps = (a: readonly SessionFile[], b: readonly SessionFile[]): boolean =>
+  a.length === b.length && a.every((s, i) => s.path === b[i]?.path && s.size === b[i]?.size && s.mtimeMs === b[i]?.mtimeMs);
+
+/**
+ * Entries as the manifest was parsed, each narrowed only when looked up (a keep of a big home looks
+ * most up once, and building them all up front costs more than the lookups), under the entries this
+ * keep set or dropped. A malformed entry reads as absent: its file is compared again.
+ */
+class Table<T> {
+  private readonly overlay = new Map<string, T | null>();
+  /** True once a malformed entry was met or anything was set or dropped: the manifest needs writing. */
+  changed = false;
+
+  constructor(
+    private readonly base: Record<string, unknown>,
+    private readonly narrow: (v: unknown) => T | null,
+  ) {}
+
+  get(rel: string): T | undefined {
+    const over = this.overlay.get(rel);
+    if (over !== undefined) return over ?? undefined;
+    if (!Object.hasOwn(this.base, rel)) return undefined;
+    const v = this.narrow(this.base[rel]);
+    if (v === null) this.drop(rel);
+    return v ?? undefined;
+  }
+
+  set(rel: string, v: T): void {
+    this.overlay.set(rel, v);
+    this.changed = true;
+  }
+
+  /** Drops the entry; true when there was one. */
+  drop(rel: string): boolean {
+    const had = this.overlay.has(rel) ? this.overlay.get(rel) !== null : Object.hasOwn(this.base, rel);
+    if (!had) return false;
+    this.overlay.set(rel, null);
+    this.changed = true;
+    return true;
+  }
+
+  /** Drops every entry `keep` rejects. */
+  prune(keep: (rel: string) => boolean): void {
+    for (const rel of Object.keys(this.base)) if (!keep(rel)) this.drop(rel);
+    for (const rel of this.overlay.keys()) if (!keep(rel)) this.drop(rel);
+  }
+
+  /** Every entry that stands, malformed ones left out. */
+  entries(): [string, T][] {
+    const out: [string, T][] = [];
+    for (const rel of Object.keys(this.base)) {
+      if (this.overlay.has(rel)) continue;
+      const v = this.narrow(this.base[rel]);
+      if (v !== null) out.push([rel, v]);
+    }
+    for (const [rel, v] of this.overlay) if (v !== null) out.push([rel, v]);
+    return out;
+  }
+}
+
+/** Reads the manifest's text, or null when it is absent, not a regular file, or too big to trust. */
+async function readManifest(path: string): Promise<string | null> {
+  const st = lstatNow(path);
+  if (st === null || !st.isFile() || st.size > maxManifestBytes) return null;
+  const { fd, stat } = openReadFd(path);
+  try {
+    const buf = Buffer.allocUnsafe(stat.size);
+    const n = await readAt(fd, buf, stat.size, 0);
+    return buf.toString('utf8', 0, n);
+  } finally {
+    closeQuiet(fd);
+  }
+}
+
+export interface ManifestScope {
+  /** The installation's kept root: the manifest lives at its top. */
+  root: string;
+  installation: string;
+  /** The vendor home's canonical path: a manifest made for another home is ignored. */
+  home: string;
+  /** When this keep started looking at files (before any lstat): the racy rule's reference. */
+  observedAt: number;
+}
+
+/** One installation's manifest for the length of one keep (under the installation's lock). */
+export class KeepManifest {
+  private files = new Table<FileFacts>({}, fileRow);
+  private exports = new Table<ExportMark>({}, exportRow);
+  private readonly facts = new Set<string>();
+  /** relPaths this keep looked at: on a keep of every session, other entries are dropped. */
+  private readonly seen = new Set<string>();
+  private changed = false;
+
+  private constructor(private readonly scope: ManifestScope) {}
+
+  /** The manifest as the last keep left it; empty when there is none or it cannot be trusted. */
+  static async load(scope: ManifestScope): Promise<KeepManifest> {
+    const m = new KeepManifest(scope);
+    let doc: unknown;
+    try {
+      const text = await readManifest(join(scope.root, manifestFile));
+      if (text === null) return m;
+      doc = JSON.parse(text);
+    } catch {
+      // Unreadable or torn (it never should be: it is renamed into place whole): compare everything.
+      m.changed = true;
+      return m;
+    }
+    if (!isObj(doc) || doc.format !== format || doc.version !== version || doc.installation !== scope.installation || doc.home !== scope.home || !isObj(doc.files) || !isObj(doc.exports) || !Array.isArray(doc.facts)) {
+      m.changed = true;
+      return m;
+    }
+    m.files = new Table(doc.files, fileRow);
+    m.exports = new Table(doc.exports, exportRow);
+    for (const rel of doc.facts) if (typeof rel === 'string') m.facts.add(rel);
+    return m;
+  }
+
+  private racy(mtimeMs: number): boolean {
+    return mtimeMs >= this.scope.observedAt - racyMarginMs;
+  }
+
+  /**
+   * True when the vendor file is exactly as it was when its kept copy was last made equal to it:
+   * same size, mtime, device and inode. Like rsync's quick check this is trusted without reading
+   * either side: an edit that keeps the size and restores the mtime in place (same inode) is not
+   * seen until the file changes again or the manifest is gone (then the tail rule catches it).
+   * A file not vouched for goes through the full comparison (kept side stat'ed, tail compared).
+   */
+  vouchesFor(rel: string, now: FileFacts): boolean {
+    this.seen.add(rel);
+    const last = this.files.get(rel);
+    return last !== undefined && sameFacts(last, now);
+  }
+
+  /**
+   * True when every file an export was made from (OpenCode: the database and its write-ahead log) has
+   * the size and mtime it had when the export was last kept: the export would give the same bytes.
+   */
+  vouchesForExport(rel: string, from: readonly SessionFile[]): boolean {
+    this.seen.add(rel);
+    const last = this.exports.get(rel);
+    return last !== undefined && from.length > 0 && sameStamps(last.from, from);
+  }
+
+  /** The kept copy now equals the vendor file as `facts` describe it (read from the opened file). */
+  recordFile(rel: string, facts: FileFacts): void {
+    this.seen.add(rel);
+    if (this.racy(facts.mtimeMs)) return this.forget(rel);
+    const last = this.files.get(rel);
+    if (last !== undefined && sameFacts(last, facts)) return;
+    this.files.set(rel, { size: facts.size, mtimeMs: facts.mtimeMs, dev: facts.dev, ino: facts.ino });
+  }
+
+  /** The kept export now equals what `from` gave (stamps from discovery, taken before the export was made). */
+  recordExport(rel: string, from: readonly SessionFile[], size: number): void {
+    this.seen.add(rel);
+    if (from.length === 0 || from.some((s) => this.racy(s.mtimeMs))) return this.forget(rel);
+    const last = this.exports.get(rel);
+    if (last !== undefined && last.size === size && sameStamps(last.from, from)) return;
+    this.exports.set(rel, { from: from.map((s) => ({ path: s.path, size: s.size, mtimeMs: s.mtimeMs })), size });
+  }
+
+  /** Nothing is vouched for this file any more (it failed, or its kept copy is in doubt). */
+  forget(rel: string): void {
+    this.seen.add(rel);
+    this.files.drop(rel);
+    this.exports.drop(rel);
+  }
+
+  /** True when the custody facts beside this main file were already written (they are never rewritten). */
+  hasFacts(mainRel: string): boolean {
+    return this.facts.has(mainRel);
+  }
+
+  noteFacts(mainRel: string): void {
+    if (this.facts.has(mainRel)) return;
+    this.facts.add(mainRel);
+    this.changed = true;
+  }
+
+  /** Entries for files no session of this keep named (the vendor deleted them): dropped on a keep of every session. */
+  private prune(): void {
+    const seen = (rel: string): boolean => this.seen.has(rel);
+    this.files.prune(seen);
+    this.exports.prune(seen);
+    for (const rel of this.facts) {
+      if (this.seen.has(rel)) continue;
+      this.facts.delete(rel);
+      this.changed = true;
+    }
+  }
+
+  private serialise(): Buffer {
+    const doc: ManifestDoc = {
+      format,
+      version,
+      installation: this.scope.installation,
+      home: this.scope.home,
+      files: Object.fromEntries(this.files.entries().map(([rel, f]): [string, FileRow] => [rel, [f.size, f.mtimeMs, f.dev, f.ino]])),
+      exports: Object.fromEntries(this.exports.entries().map(([rel, e]) => [rel, { from: e.from.map((s): StampRow => [s.path, s.size, s.mtimeMs]), size: e.size }])),
+      facts: [...this.facts],
+    };
+    return Buffer.from(JSON.stringify(doc));
+  }
+
+  /**
+   * Replaces the manifest when anything in it changed (an unchanged keep writes nothing). Call it
+   * only once the kept files it vouches for are durable. `complete`: this keep looked at every
+   * session of the home, so entries it did not see are dropped.
+   */
+  async save(complete: boolean): Promise<boolean> {
+    if (complete) this.prune();
+    if (!this.changed && !this.files.changed && !this.exports.changed) return false;
+    const path = join(this.scope.root, manifestFile);
+    const tmp = tempPath(path);
+    const handle = await openTemp(tmp);
+    try {
+      await writeFull(handle, this.serialise(), 0);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await unlinkQuiet(tmp);
+      throw error;
+    }
+    await handle.close();
+    await renameDurable(tmp, path, this.scope.root);
+    this.changed = this.files.changed = this.exports.changed = false;
+    return true;
+  }
+}
