@@ -29,7 +29,7 @@ function coldScan(home, agent) {
   for (let i = 0; i < repeat; i++) {
     const state = mkdtempSync(join(tmpdir(), 'agentlog-bench-'));
     try {
-      const run = timed('node', [cli, 'scan', '--agent', agent, '--json'], env(home, state));
+      const run = timed(cli, ['scan', '--agent', agent, '--json'], env(home, state));
       if (run.status !== 0) throw new Error(`agentlog scan --agent ${agent} exited ${run.status}: ${run.stderr.trim().split('\n').at(-1)}`);
       if (best === undefined || run.seconds < best.seconds) best = run;
     } finally {

@@ -95,12 +95,12 @@ function benchScan(home, stats) {
   const state = mkdtempSync(join(tmpdir(), 'agentlog-bench-'));
   try {
     const env = agentEnv(home, state);
-    const cold = timed('node', [cli, 'scan', '--json'], env);
+    const cold = timed(cli, ['scan', '--json'], env);
     if (cold.status !== 0) throw new Error(`scan failed: ${cold.stderr}`);
     const coldMibps = bytes / 1048576 / cold.seconds;
     row('agentlog scan, cold', `${fmt(coldMibps)} MiB/s`, 'baseline', `${fmt(base.mibps)} MiB/s`, fmt(coldMibps / base.mibps, 2));
     row('agentlog scan, cold: time / peak RSS', `${fmt(cold.seconds, 2)} s`, 'peak RSS', `${fmt(cold.rssMiB)} MiB`, '-');
-    const warm = timed('node', [cli, 'scan', '--json'], env);
+    const warm = timed(cli, ['scan', '--json'], env);
     row('agentlog scan, unchanged home', `${fmt(warm.seconds, 2)} s`, 'cold scan', `${fmt(cold.seconds, 2)} s`, fmt(warm.seconds / cold.seconds, 3));
     const report = JSON.parse(cold.stdout);
     const claude = report.sessions.filter((s) => s.agent === 'claude_code');
@@ -137,8 +137,8 @@ function benchScan(home, stats) {
       const emptyHome = mkdtempSync(join(tmpdir(), 'agentlog-bench-empty-'));
       const claudeState = mkdtempSync(join(tmpdir(), 'agentlog-bench-claude-'));
       try {
-        const ours = timed('node', [cli, 'scan', '--agent', 'claude_code', '--json'], agentEnv(home, claudeState));
-        const oursWarm = timed('node', [cli, 'scan', '--agent', 'claude_code', '--json'], agentEnv(home, claudeState));
+        const ours = timed(cli, ['scan', '--agent', 'claude_code', '--json'], agentEnv(home, claudeState));
+        const oursWarm = timed(cli, ['scan', '--agent', 'claude_code', '--json'], agentEnv(home, claudeState));
         const theirs = timed(cc, ['session', '--json', '--offline'], { CLAUDE_CONFIG_DIR: join(home, '.claude'), HOME: emptyHome });
         row('claude only: agentlog scan cold', `${fmt(ours.seconds, 2)} s`, 'ccusage (claude only)', `${fmt(theirs.seconds, 2)} s`, fmt(ours.seconds / theirs.seconds, 2));
         row('claude only: agentlog unchanged', `${fmt(oursWarm.seconds, 2)} s`, 'ccusage (claude only)', `${fmt(theirs.seconds, 2)} s`, fmt(oursWarm.seconds / theirs.seconds, 2));
@@ -150,9 +150,9 @@ function benchScan(home, stats) {
     }
     if (stats.bigFile) {
       const size = statSync(stats.bigFile).size;
-      const show = timed('node', [cli, 'show', stats.bigFile, '--json'], env);
+      const show = timed(cli, ['show', stats.bigFile, '--json'], env);
       row(`show ${fmt(size / 1e6, 0)} MB file --json`, `${fmt(show.seconds, 2)} s`, 'peak RSS', `${fmt(show.rssMiB)} MiB`, '-');
-      const showText = timed('node', [cli, 'show', stats.bigFile], env);
+      const showText = timed(cli, ['show', stats.bigFile], env);
       row(`show ${fmt(size / 1e6, 0)} MB file (text)`, `${fmt(showText.seconds, 2)} s`, 'peak RSS', `${fmt(showText.rssMiB)} MiB`, '-');
     }
   } finally {

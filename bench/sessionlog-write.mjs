@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionLog, serialiseEvent, timeOfDay } from '../dist/sessionlog/index.js';
 
-const n = Number(process.argv[2] ?? 50_000);
+// `npm run bench` passes the bench home first; a count may be given by hand instead.
+const n = /^\d+$/.test(process.argv[2] ?? '') ? Number(process.argv[2]) : 50_000;
 const root = mkdtempSync(join(tmpdir(), 'agentlog-bench-'));
 
 function line(i) {

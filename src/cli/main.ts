@@ -1,5 +1,6 @@
-#!/usr/bin/env node
-// The `agentlog` binary: builds the process context and runs one command.
+#!/usr/bin/env -S node --max-semi-space-size=4
+// The `agentlog` binary: builds the process context and runs one command. The small young
+// generation (shebang flag) keeps a large `show` under 300 MiB at no cost in time (measured).
 import { processContext } from './context.js';
 import { run } from './run.js';
 
