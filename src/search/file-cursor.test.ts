@@ -2,7 +2,7 @@ import { appendFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
-import { captureCursor, checkCursor, type FileCursor } from './file-cursor.js';
+import { captureCursor, checkCursor, unchangedPerDiscovery, type FileCursor } from './file-cursor.js';
 
 const line = (n: number): string => `{"n":${n},"pad":"${'x'.repeat(60)}"}\n`;
 const lines = (from: number, to: number): string => Array.from({ length: to - from }, (_, i) => line(from + i)).join('');
@@ -104,6 +104,22 @@ describe('file cursors', () => {
     const c = await captured(path, 10);
     await rm(path);
     expect(await checkCursor(c)).toBe('gone');
+  });
+
+  it("trusts discovery's stat only where it matches the cursor exactly and the mtime was quiescent", async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'a.jsonl');
+    await writeFile(path, lines(0, 3));
+    const c = await captured(path, Buffer.byteLength(lines(0, 3)));
+    const s = (await import('node:fs')).statSync(path);
+    const seen = { size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+    expect(unchangedPerDiscovery(later(c), seen)).toBe(true);
+    // Captured in the same clock granule as the write: a second write could hide, so stat and hash.
+    expect(unchangedPerDiscovery(c, seen)).toBe(false);
+    expect(unchangedPerDiscovery(later(c), { ...seen, size: s.size + 1 })).toBe(false);
+    expect(unchangedPerDiscovery(later(c), { ...seen, mtimeMs: seen.mtimeMs + 1 })).toBe(false);
+    // No file identity on this platform: the inode check cannot be skipped as it never ran.
+    expect(unchangedPerDiscovery({ ...later(c), ino: 0 }, seen)).toBe(false);
   });
 
   it('a whole document that changes in any way is rewritten, never appended', async () => {

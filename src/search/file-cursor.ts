@@ -94,6 +94,20 @@ export async function captureCursor(path: string, offset: number, mode: ConsumeM
 }
 
 /**
+ * True when discovery's own stat of the file (taken this sweep) shows exactly the length and
+ * millisecond mtime the cursor holds, and that mtime was quiescent at capture: the file reads as
+ * unchanged without a second stat. Anything else (a racy mtime, a platform without inodes, any
+ * difference) is left to `checkCursor`. What this gives up is the inode check for a file replaced
+ * by one of the same length and the same mtime to the millisecond, a copy that preserved both.
+ */
+export function unchangedPerDiscovery(c: FileCursor, discovered: { size: number; mtimeMs: number }): boolean {
+  if (c.ino === 0 || discovered.size !== c.len) return false;
+  // Whole milliseconds of the decimal nanoseconds, truncated as discovery truncates (no BigInt: hot).
+  const mtimeMs = c.mtime_ns.length > 6 ? Number(c.mtime_ns.slice(0, -6)) : 0;
+  return discovered.mtimeMs === mtimeMs && mtimeMs <= c.captured_ms - racyMs;
+}
+
+/**
  * Classifies the file now against `c`, in the seed's order: gone; shrunk or replaced (identity) or
  * same length with a moved mtime → rewritten; quiescent and identical → unchanged without reading;
  * else the prefix and consumed-tail hashes decide; finally grown since the capture → appended.

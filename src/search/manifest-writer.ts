@@ -4,7 +4,7 @@
 import { checkCursor } from './file-cursor.js';
 import { SearchError } from './errors.js';
 import { snapshotId, type Manifest, type ManifestEntry } from './manifest.js';
-import { guardFormat, manifestStamp, readManifest, writeManifest } from './store.js';
+import { guardFormat, manifestStamp, readManifest, rememberManifest, writeManifest } from './store.js';
 import type { WriterLock } from './writer-lock.js';
 
 /**
@@ -92,6 +92,7 @@ export class ManifestWriter {
     }
     this.current = await writeManifest(this.root, this.current, this.now());
     this.stamp = await manifestStamp(this.root);
+    rememberManifest(this.root, this.stamp, this.current);
     this.base = snapshotId(this.current);
     this.writes++;
     this.changed.clear();

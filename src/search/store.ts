@@ -77,6 +77,22 @@ export function guardFormat(m: Manifest): void {
 }
 
 /**
+ * The manifest this process last wrote or opened for writing, with the file stamp it had. A process
+ * that sweeps again and again (the index loop) finds the file still at that stamp and skips reading
+ * and parsing megabytes of cursors; any other writer replaces the file, so the stamp moves and the
+ * file is read. One root only: memory stays bounded by the one manifest a sweep holds anyway.
+ * Entries are never changed in place (a change puts a new entry), so copying the session map is enough.
+ */
+let known: { root: string; stamp: string; manifest: Manifest } | null = null;
+
+const copyOf = (m: Manifest): Manifest => ({ ...m, sessions: { ...m.sessions } });
+
+/** Notes `m` as the content of the manifest file at `stamp` (after this process wrote or read it). */
+export function rememberManifest(root: string, stamp: string | null, m: Manifest): void {
+  known = stamp === null ? null : { root, stamp, manifest: copyOf(m) };
+}
+
+/**
  * Opens the manifest for writing (under the writer lock). A corrupt manifest is moved to
  * `quarantine/manifest.corrupt-<ms>` and replaced by an empty one with a new epoch; its revision
  * count continues where the corrupt file still shows one (weak spot 18).
@@ -84,10 +100,12 @@ export function guardFormat(m: Manifest): void {
 export async function openManifestForWrite(root: string, nowMs: number, windowDays: number): Promise<{ manifest: Manifest; quarantined: string | null; stamp: string | null }> {
   // Stamped before the read: a write in between makes the stamp stale, never the content.
   const stamp = await manifestStamp(root);
+  if (stamp !== null && known !== null && known.root === root && known.stamp === stamp) return { manifest: copyOf(known.manifest), quarantined: null, stamp };
   const read = await readManifest(root);
   if (read.state === 'ok') {
     guardFormat(read.manifest);
     if (read.manifest.format < indexFormat) return { manifest: { ...emptyManifest(nowMs, read.manifest.window_days), revision: read.manifest.revision }, quarantined: null, stamp };
+    rememberManifest(root, stamp, read.manifest);
     return { manifest: read.manifest, quarantined: null, stamp };
   }
   if (read.state === 'missing') return { manifest: emptyManifest(nowMs, windowDays), quarantined: null, stamp };

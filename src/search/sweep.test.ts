@@ -5,7 +5,7 @@ import { tempDir } from '../../test/support/temp.js';
 import { entryKey } from './manifest.js';
 import { search } from './query.js';
 import { ShardCache } from './shard-cache.js';
-import { appendTombstone, readManifest, storePaths } from './store.js';
+import { appendTombstone, readManifest, storePaths, writeManifest } from './store.js';
 import { sweep } from './sweep.js';
 import { appendSaid, claudeAgents, claudeHome, clock, days, jsonl, line, minutes, sessionPath, testNow, testStore, writeSession } from './test-support/claude-home.js';
 
@@ -177,6 +177,22 @@ describe('sweep', () => {
     await appendFile(path, Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xc3]), Buffer.from(`${tail}\n`)]));
     expect((await sweep({ root, agents: claudeAgents(home), now: clock })).failed).toEqual([]);
     expect((await find(root, 'mojibake')).sessions[0]?.hits[0]?.snippet).toBe('mojibake \ufffd\ufffd here');
+  });
+
+  it('sees a manifest another writer replaced between two sweeps of one process', async () => {
+    const home = await tempDir();
+    await writeSession(home, sid(1), [{ role: 'user', text: 'first words', ago: minutes(5) }]);
+    await writeSession(home, sid(2), [{ role: 'user', text: 'second words', ago: minutes(5) }], '-x');
+    const root = testStore(home);
+    await sweep({ root, agents: claudeAgents(home), now: clock });
+    expect(await sweep({ root, agents: claudeAgents(home), now: clock })).toMatchObject({ unchanged: 2, extracted: 0 });
+    // Another process drops an entry: this process must not go on from the manifest it remembers.
+    const m = await manifestOf(root);
+    delete m.sessions[entryKey('claude_code', sid(2))];
+    await writeManifest(root, m, testNow);
+    const r = await sweep({ root, agents: claudeAgents(home), now: clock });
+    expect(r).toMatchObject({ unchanged: 1, extracted: 1 });
+    expect((await manifestOf(root)).revision).toBe(m.revision + 2);
   });
 
   it('quarantines a corrupt manifest and rebuilds, keeping tombstones and counting revisions on', async () => {
