@@ -8,6 +8,7 @@ import { newRecord, noteTime } from '../../record/draft.js';
 import type { DiscoveredSession, FileProblem, ParseContext, ParsedSession } from '../types.js';
 import { agentIdOfFile, jsonlExt, metaExt } from './layout.js';
 import { SessionState } from './session-state.js';
+import { forEachSummaryObject } from './summary-read.js';
 import { assembleSubagents, type FileSubagent, type SubagentMeta } from './subagents.js';
 import { Transcript } from './transcript.js';
 
@@ -59,6 +60,12 @@ function feed(state: SessionState, t: Transcript, o: JsonObject): void {
   t.feed(o, type);
 }
 
+/** Streams a transcript's objects and returns its bad-line count; summary detail reads the bytes itself. */
+async function readObjects(path: string, onObject: (o: JsonObject) => void, summary: boolean): Promise<number> {
+  if (summary) return forEachSummaryObject(path, onObject, maxLineBytes);
+  return (await forEachJsonObject(path, onObject, { maxLineBytes })).badLines;
+}
+
 async function readMeta(path: string): Promise<{ meta?: SubagentMeta; problem?: FileProblem; bad?: boolean }> {
   try {
     const s = await statFile(path);
@@ -100,15 +107,16 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   const [mainFile, ...extra] = session.files;
   if (mainFile === undefined) return { record: null, cwds: [], badLines, problems };
 
-  const r = await forEachJsonObject(
+  const summary = ctx.detail === 'summary';
+  const mainBad = await readObjects(
     mainFile.path,
     (o) => {
       const t = o.isSidechain === true && sidechainTypes.has(o.type) ? sidechains.groupFor(o) : main;
       feed(state, t, o);
     },
-    { maxLineBytes },
+    summary,
   );
-  if (r.badLines > 0) badLines.push({ path: mainFile.path, count: r.badLines });
+  if (mainBad > 0) badLines.push({ path: mainFile.path, count: mainBad });
 
   const metas = new Map<string, SubagentMeta>();
   for (const f of extra) {
@@ -125,8 +133,8 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     const id = agentIdOfFile(f.path) ?? f.path;
     const t = new Transcript(state, id);
     try {
-      const sr = await forEachJsonObject(f.path, (o) => feed(state, t, o), { maxLineBytes });
-      if (sr.badLines > 0) badLines.push({ path: f.path, count: sr.badLines });
+      const bad = await readObjects(f.path, (o) => feed(state, t, o), summary);
+      if (bad > 0) badLines.push({ path: f.path, count: bad });
     } catch (error) {
       problems.push({ path: f.path, kind: 'unreadable', reason: errorMessage(error) });
       continue;

@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cutLine } from './summary-line.js';
+
+function lineOf(body: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: 'user',
+    message: { role: 'user', content: [{ tool_use_id: 't1', type: 'tool_result', content: body, is_error: false }, { type: 'text', text: body }] },
+    toolUseResult: { stdout: body, file: { content: body }, agentId: body, status: 'completed' },
+    ...extra,
+  };
+}
+
+/** The shape `lineOf` writes, for reading the cut copy back. */
+interface Line {
+  type: string;
+  message: { content: { content?: string; text?: string }[] };
+  toolUseResult: { stdout: string; agentId: string; status: string };
+}
+
+function cut(value: unknown): Line | undefined {
+  const b = Buffer.from(JSON.stringify(value));
+  const s = cutLine(b, 0, b.length);
+  return s === undefined ? undefined : (JSON.parse(s) as Line);
+}
+
+describe('cutLine', () => {
+  it('cuts result bodies and structured results, keeping what summary reads', () => {
+    const body = `[Request interrupted by user] ${'x'.repeat(5000)}`;
+    const got = cut(lineOf(body, { toolUseResult: { stdout: body, agentId: body, status: 'completed' } }))!;
+    expect(got.message.content[0]?.content?.length).toBeLessThan(300);
+    expect(got.message.content[0]?.content?.startsWith('[Request interrupted by user] xxx')).toBe(true);
+    expect(got.message.content[1]?.text).toBe(body);
+    expect(got.toolUseResult.stdout.length).toBeLessThan(300);
+    expect(got.toolUseResult.agentId).toBe(body);
+    expect(got.toolUseResult.status).toBe('completed');
+  });
+
+  it('leaves a string toolUseResult, user prose and short lines alone', () => {
+    const body = 'y'.repeat(5000);
+    expect(cut({ type: 'user', message: { content: body }, toolUseResult: body })).toBeUndefined();
+    expect(cut(lineOf('short'))).toBeUndefined();
+  });
+
+  it('falls back on keys spelled with escapes and on torn lines', () => {
+    const b = Buffer.from(`{"type":"user","toolUse\\u0052esult":{"stdout":"${'z'.repeat(2000)}"}}`);
+    expect(cutLine(b, 0, b.length)).toBeUndefined();
+    const torn = Buffer.from(JSON.stringify(lineOf('q'.repeat(3000))).slice(0, 1500));
+    expect(cutLine(torn, 0, torn.length)).toBeUndefined();
+  });
+
+  it('never splits an escape or a character: the cut copy parses and keeps a prefix', () => {
+    const piece = fc.constantFrom('a', ' ', '\n', '\\', '"', '\t', '\u0001', 'é', '€', '😀', '\ud800', 'Exit code 1');
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 0, maxLength: 900 }), fc.nat(40), (parts, pad) => {
+        const body = 'p'.repeat(pad) + parts.join('');
+        const original = lineOf(body);
+        const got = cut(original);
+        if (got === undefined) return;
+        const kept = got.message.content[0]?.content ?? '';
+        expect(body.startsWith(kept)).toBe(true);
+        expect(kept.length).toBeGreaterThanOrEqual(Math.min(body.length, 40));
+        expect(got.message.content[1]?.text).toBe(body);
+        expect(got.toolUseResult.agentId).toBe(body);
+        expect(got.type).toBe('user');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
