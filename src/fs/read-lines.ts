@@ -150,3 +150,30 @@ export async function readFirstLine(path: string, maxBytes = 1 << 20): Promise<s
     await handle.close();
   }
 }
+
+/**
+ * The file's first line (a trailing `\r` removed), at most `maxBytes`: the whole prefix when no
+ * newline comes within it; null for an empty file. Synchronous: discovery reads one per file.
+ */
+export function readFirstLineSync(path: string, maxBytes: number): string | null {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(maxBytes, 64 * 1024));
+    const collected: Buffer[] = [];
+    let total = 0;
+    while (total < maxBytes) {
+      const got = readSync(fd, buf, 0, Math.min(buf.length, maxBytes - total), total);
+      if (got === 0) break;
+      const nl = buf.subarray(0, got).indexOf(10);
+      if (nl !== -1) {
+        collected.push(Buffer.from(buf.subarray(0, nl)));
+        return Buffer.concat(collected).toString('utf8').replace(/\r$/, '');
+      }
+      collected.push(Buffer.from(buf.subarray(0, got)));
+      total += got;
+    }
+    return total === 0 ? null : Buffer.concat(collected).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,4 +1,5 @@
 // Cheap file facts for discovery.
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { SessionFile } from '../agents/types.js';
 
@@ -26,4 +27,16 @@ export function errorCode(error: unknown): string | undefined {
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The file's size and mtime without the thread-pool round trip, or null when it is missing or not a regular file. */
+export function statFileSync(path: string): SessionFile | null {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (s === undefined || !s.isFile()) return null;
+    return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
 }

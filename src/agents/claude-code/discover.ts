@@ -12,9 +12,9 @@
 // The folder listings and stats are synchronous: a home holds thousands of small metadata calls, and
 // each one sent to the thread pool costs more in scheduling (worse on a busy machine) than in the
 // kernel; a keep of an unchanged home is mostly this walk.
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import { agentIdOfMeta, agentIdOfTranscript, childPath, isUuid, jsonlExt, projectsDirName, readHead, sessionIdInHead, subagentsDirName } from './layout.js';
 
@@ -39,18 +39,6 @@ export interface DirScan {
 function listDir(dir: string): Dirent[] {
   const entries = readdirSync(dir, { withFileTypes: true });
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/** `statFile` without the thread-pool round trip: size and whole-ms mtime of a regular file, else null. */
-function statNow(path: string): SessionFile | null {
-  try {
-    const s = statSync(path, { throwIfNoEntry: false });
-    if (s === undefined || !s.isFile()) return null;
-    return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
-  } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
-  }
 }
 
 /** The transcripts and meta files of one `<session>/subagents/` folder; none when it is missing. */
@@ -144,7 +132,7 @@ export function orphanDraft(sessionId: string, files: string[]): SessionDraft | 
 
 /** Stats a draft's files into a discovered session; null when its main file is gone. */
 export async function toSession(draft: SessionDraft, home: string): Promise<DiscoveredSession | null> {
-  const stats = [draft.main, ...draft.extra].map(statNow);
+  const stats = [draft.main, ...draft.extra].map(statFileSync);
   const main = stats[0];
   if (main === null || main === undefined) return null;
   const files: SessionFile[] = stats.filter((s): s is SessionFile => s !== null);

@@ -1,11 +1,12 @@
 // Finds Gemini CLI chats under a home: `tmp/<project-hash>/chats/session-*.json` and `.jsonl`,
 // reading at most a first line (JSONL) or the first 64 KiB (JSON) for the session id.
 // File calls are synchronous: discovery peeks at every chat, a few small reads each.
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
-import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
+import { readFirstLineSync } from '../../fs/read-lines.js';
+import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
+import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
 import { isJsonl } from './load.js';
 
 const chatFile = /^session-.*\.jsonl?$/;
@@ -29,49 +30,10 @@ function readPrefix(path: string, bytes: number): string {
   }
 }
 
-/**
- * The file's first line (a trailing `\r` removed), at most `maxBytes`: the whole prefix when no
- * newline comes within it; null for an empty file.
- */
-function firstLine(path: string, maxBytes: number): string | null {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(Math.min(maxBytes, 64 * 1024));
-    const collected: Buffer[] = [];
-    let total = 0;
-    while (total < maxBytes) {
-      const got = readSync(fd, buf, 0, Math.min(buf.length, maxBytes - total), total);
-      if (got === 0) break;
-      const nl = buf.subarray(0, got).indexOf(10);
-      if (nl !== -1) {
-        collected.push(Buffer.from(buf.subarray(0, nl)));
-        return Buffer.concat(collected).toString('utf8').replace(/\r$/, '');
-      }
-      collected.push(Buffer.from(buf.subarray(0, got)));
-      total += got;
-    }
-    return total === 0 ? null : Buffer.concat(collected).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The file's size and mtime, or null when it does not exist (or is not a regular file). */
-function fileFacts(path: string): SessionFile | null {
-  try {
-    const s = statSync(path, { throwIfNoEntry: false });
-    if (s === undefined || !s.isFile()) return null;
-    return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
-  } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
-  }
-}
-
 /** The session id and whether the file looks like a chat, from its first line or first 64 KiB. */
 export async function peekChat(path: string): Promise<ChatHead> {
   if (isJsonl(path)) {
-    const first = parseObjectLine(firstLine(path, 1 << 20) ?? '');
+    const first = parseObjectLine(readFirstLineSync(path, 1 << 20) ?? '');
     const sessionId = str(first, 'sessionId');
     const looksLikeChat = sessionId !== undefined && first?.type === undefined && (str(first, 'projectHash') !== undefined || str(first, 'startTime') !== undefined);
     return sessionId === undefined ? { looksLikeChat } : { sessionId, looksLikeChat };
@@ -106,7 +68,7 @@ function listDir(dir: string, problems: FileProblem[]): string[] {
 
 /** Describes one chat file as a discovered session, or null when it is gone. */
 export async function describeChat(path: string, home: string): Promise<DiscoveredSession | null> {
-  const file = fileFacts(path);
+  const file = statFileSync(path);
   if (file === null) return null;
   let sessionId: string | undefined;
   try {

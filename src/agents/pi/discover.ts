@@ -1,61 +1,22 @@
 // Finds Pi sessions: `*.jsonl` files under `sessions/` (depth ≤ 3) whose first line is a session
 // header, or whose name is `<timestamp>_<id>.jsonl` when the header is unreadable. Cheap: one
 // bounded first line per file.
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { readFirstLine } from '../../fs/read-lines.js';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import { readFirstLine, readFirstLineSync } from '../../fs/read-lines.js';
+import { errorMessage, isNotFound, statFile, statFileSync } from '../../fs/stat.js';
 import { parseObjectLine } from '../../json/narrow.js';
-import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
+import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
 import type { PiBounds } from './bounds.js';
 import { headerOf } from './entry.js';
 import { idFromFileName, sessionIdPattern, sessionsDirName } from './layout.js';
-
-/** The file's size and mtime, or null when it does not exist (or is not a regular file). */
-function statFileSync(path: string): SessionFile | null {
-  try {
-    const s = statSync(path, { throwIfNoEntry: false });
-    if (s === undefined || !s.isFile()) return null;
-    return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
-  } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
-  }
-}
-
-/**
- * The file's first line (a trailing `\r` removed), at most `maxBytes`: the whole prefix when no
- * newline comes within it; null for an empty file. Synchronous: discovery reads one per file.
- */
-function firstLineSync(path: string, maxBytes: number): string | null {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(Math.min(maxBytes, 64 * 1024));
-    const collected: Buffer[] = [];
-    let total = 0;
-    while (total < maxBytes) {
-      const got = readSync(fd, buf, 0, Math.min(buf.length, maxBytes - total), total);
-      if (got === 0) break;
-      const nl = buf.subarray(0, got).indexOf(10);
-      if (nl !== -1) {
-        collected.push(Buffer.from(buf.subarray(0, nl)));
-        return Buffer.concat(collected).toString('utf8').replace(/\r$/, '');
-      }
-      collected.push(Buffer.from(buf.subarray(0, got)));
-      total += got;
-    }
-    return total === 0 ? null : Buffer.concat(collected).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Describes one file as a Pi session, or null when it is not one. */
 export async function describePiFile(path: string, home: string, headerBytes: number): Promise<DiscoveredSession | null> {
   const file = statFileSync(path);
   if (file === null || file.size === 0 || !path.endsWith('.jsonl')) return null;
-  const first = firstLineSync(path, headerBytes);
+  const first = readFirstLineSync(path, headerBytes);
   const parsed = first === null ? undefined : parseObjectLine(first);
   const header = parsed === undefined ? undefined : headerOf(parsed);
   // A first line that parses as something other than a header: not a Pi session file.
