@@ -46,10 +46,19 @@ export async function forEachLine(path: string, onLine: LineHandler, opts: ReadL
 }
 
 /**
- * The synchronous core of `forEachLine`. Reads are synchronous on purpose: parsing is CPU-bound and
- * the asynchronous read path left the core idle between chunks (large scans run in worker threads).
+ * Called with each line's bytes as `buf[start, end)` (newline excluded, `\r` kept): the buffer is
+ * only valid during the call. Return `false` to stop reading early.
  */
-export function forEachLineSync(path: string, onLine: LineHandler, opts: ReadLinesOptions = {}): ReadLinesResult {
+export type RawLineHandler = (buf: Buffer, start: number, end: number, info: LineInfo) => void | boolean;
+
+/**
+ * The one chunked line splitter every reader builds on: reads `path` in large chunks from
+ * `opts.start` and hands each line's bytes to `onRaw` undecoded, so a caller can skip or cut a line
+ * before paying for its decoding. Lines over `maxLineBytes` are counted, never buffered or handed
+ * on. Reads are synchronous on purpose: parsing is CPU-bound and the asynchronous read path left the
+ * core idle between chunks (large scans run in worker threads).
+ */
+export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLinesOptions = {}): ReadLinesResult {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -61,12 +70,10 @@ export function forEachLineSync(path: string, onLine: LineHandler, opts: ReadLin
     let pendingOffset = position;
     let oversized = false;
     const result: ReadLinesResult = { size, completeEnd: position, lines: 0, oversizedLines: 0, stoppedEarly: false };
-
-    const emit = (text: string, offset: number, end: number, complete: boolean): boolean => {
+    const emit = (buf: Buffer, from: number, to: number, offset: number, end: number, complete: boolean): boolean => {
       result.lines++;
       if (complete) result.completeEnd = end;
-      const t = text.length > 0 && text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
-      return onLine(t, { offset, end, complete, line: result.lines }) !== false;
+      return onRaw(buf, from, to, { offset, end, complete, line: result.lines }) !== false;
     };
 
     while (position < size) {
@@ -84,18 +91,18 @@ export function forEachLineSync(path: string, onLine: LineHandler, opts: ReadLin
           break;
         }
         const lineOffset = pendingBytes > 0 ? pendingOffset : position + start;
-        const lineBytes = pendingBytes + (nl - start);
         const end = position + nl + 1;
         let keepGoing = true;
-        if (oversized || lineBytes > maxLine) {
+        if (oversized || pendingBytes + (nl - start) > maxLine) {
           result.oversizedLines++;
           result.lines++;
           result.completeEnd = end;
         } else if (pendingBytes > 0) {
           pending.push(chunk.subarray(start, nl));
-          keepGoing = emit(Buffer.concat(pending).toString('utf8'), lineOffset, end, true);
+          const whole = Buffer.concat(pending);
+          keepGoing = emit(whole, 0, whole.length, lineOffset, end, true);
         } else {
-          keepGoing = emit(chunk.toString('utf8', start, nl), lineOffset, end, true);
+          keepGoing = emit(chunk, start, nl, lineOffset, end, true);
         }
         pending = [];
         pendingBytes = 0;
@@ -112,14 +119,25 @@ export function forEachLineSync(path: string, onLine: LineHandler, opts: ReadLin
       if (oversized) {
         result.oversizedLines++;
         result.lines++;
-      } else if (!emit(Buffer.concat(pending).toString('utf8'), pendingOffset, pendingOffset + pendingBytes, false)) {
-        result.stoppedEarly = true;
+      } else {
+        const whole = Buffer.concat(pending);
+        if (!emit(whole, 0, whole.length, pendingOffset, pendingOffset + pendingBytes, false)) result.stoppedEarly = true;
       }
     }
     return result;
   } finally {
     closeSync(fd);
   }
+}
+
+/** Decodes `buf[start, end)` as UTF-8 without a trailing `\r`. */
+export function decodeLine(buf: Buffer, start: number, end: number): string {
+  return buf.toString('utf8', start, end > start && buf[end - 1] === 13 ? end - 1 : end);
+}
+
+/** The synchronous form of `forEachLine`. */
+export function forEachLineSync(path: string, onLine: LineHandler, opts: ReadLinesOptions = {}): ReadLinesResult {
+  return forEachRawLine(path, (buf, start, end, info) => onLine(decodeLine(buf, start, end), info), opts);
 }
 
 /** Reads the first line of a file (at most `maxBytes`), or null if the file is empty. */

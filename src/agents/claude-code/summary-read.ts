@@ -1,6 +1,6 @@
 // Streams a transcript's objects for summary detail straight from the file's bytes, so that long
 // tool-result bodies are cut before they are decoded (`cutLine`); other lines are read as usual.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { forEachRawLine } from '../../fs/read-lines.js';
 import { parseObjectLine, type JsonObject } from '../../json/narrow.js';
 import { cutLine, minCutLineBytes } from './summary-line.js';
 
@@ -30,49 +30,6 @@ export function forEachSummaryObject(path: string, onObject: (o: JsonObject) => 
     else if (complete && text.trim() !== '') bad++;
   };
 
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const chunk = Buffer.allocUnsafe(chunkBytes);
-    let position = 0;
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let oversized = false;
-    while (position < size) {
-      const bytesRead = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
-      if (bytesRead === 0) break;
-      let start = 0;
-      while (start < bytesRead) {
-        const nl = chunk.indexOf(10, start);
-        if (nl === -1 || nl >= bytesRead) {
-          const piece = bytesRead - start;
-          if (!oversized && pendingBytes + piece > maxLineBytes) oversized = true;
-          if (!oversized) pending.push(Buffer.from(chunk.subarray(start, bytesRead)));
-          pendingBytes += piece;
-          break;
-        }
-        if (oversized || pendingBytes + (nl - start) > maxLineBytes) bad++;
-        else if (pendingBytes > 0) {
-          pending.push(chunk.subarray(start, nl));
-          const whole = Buffer.concat(pending);
-          line(whole, 0, whole.length, true);
-        } else line(chunk, start, nl, true);
-        pending = [];
-        pendingBytes = 0;
-        oversized = false;
-        start = nl + 1;
-      }
-      position += bytesRead;
-    }
-    if (pendingBytes > 0) {
-      if (oversized) bad++;
-      else {
-        const whole = Buffer.concat(pending);
-        line(whole, 0, whole.length, false);
-      }
-    }
-    return bad;
-  } finally {
-    closeSync(fd);
-  }
+  const r = forEachRawLine(path, (buf, start, end, info) => line(buf, start, end, info.complete), { maxLineBytes, chunkBytes });
+  return bad + r.oversizedLines;
 }
