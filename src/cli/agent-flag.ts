@@ -1,24 +1,11 @@
-// Parses `--agent claude_code,codex` (accepting the names people type: claude-code, cc, "kimi code").
+// Parses `--agent claude_code,codex`, accepting every spelling people type (claude-code, cc,
+// "kimi code"): the same table the names overlay uses for its sources.
+import { agentOfSource } from '../names/sources.js';
 import { agentIds, type AgentId } from '../record/types.js';
 import { UsageError } from './args.js';
 
-const aliases: Record<string, AgentId> = {
-  claude: 'claude_code',
-  claudecode: 'claude_code',
-  cc: 'claude_code',
-  codex: 'codex',
-  kimi: 'kimi',
-  kimicode: 'kimi',
-  pi: 'pi',
-  intendant: 'intendant',
-  gemini: 'gemini',
-  geminicli: 'gemini',
-  opencode: 'opencode',
-};
-
 export function parseAgentName(raw: string): AgentId {
-  const key = raw.trim().toLowerCase().replace(/[\s_-]+/g, '');
-  const id = aliases[key];
+  const id = raw.trim() === '' ? undefined : agentOfSource(raw);
   if (id === undefined) throw new UsageError(`unknown agent "${raw}"; known agents: ${agentIds.join(', ')}`);
   return id;
 }

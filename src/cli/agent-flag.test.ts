@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from './args.js';
+import { parseAgentList, parseAgentName } from './agent-flag.js';
+
+describe('--agent', () => {
+  it('accepts ids and the spellings people type', () => {
+    expect(parseAgentList(['claude_code,codex', 'kimi code', 'cc', 'gemini-cli', 'OpenCode'])).toEqual(['claude_code', 'codex', 'kimi', 'gemini', 'opencode']);
+    expect(parseAgentList([])).toBeUndefined();
+  });
+
+  it('rejects an unknown agent with the list of known ones', () => {
+    expect(() => parseAgentName('cursor')).toThrow(UsageError);
+    expect(() => parseAgentName('cursor')).toThrow(/known agents: claude_code, codex/);
+  });
+});
