@@ -7,10 +7,10 @@ import { z } from 'zod';
 import { obj, parseObjectLine, str } from '../json/narrow.js';
 import { agentIds } from '../record/types.js';
 import { custodyErrors } from './errors.js';
-import { factsRel, tempPath } from './paths.js';
+import { factsRel } from './paths.js';
 import type { Publisher } from './publisher.js';
-import { closeFd, closeQuiet, openTempFd, writeAt } from './fd-io.js';
-import { lstatNow, lstatOrNull, unlinkQuiet } from './safe-fs.js';
+import { fillTempFile, writeAt } from './fd-io.js';
+import { lstatNow, lstatOrNull } from './safe-fs.js';
 
 export const custodyFactsSchema = z.object({
   version: z.literal(1),
@@ -38,21 +38,7 @@ export async function stageFactsOnce(root: string, mainRel: string, make: () => 
     return 'present';
   }
   const bytes = Buffer.from(`${JSON.stringify(await make(), null, 2)}\n`);
-  const tmp = tempPath(path);
-  const fd = openTempFd(tmp);
-  try {
-    await writeAt(fd, bytes, 0);
-  } catch (error) {
-    closeQuiet(fd);
-    await unlinkQuiet(tmp);
-    throw error;
-  }
-  try {
-    closeFd(fd, tmp);
-  } catch (error) {
-    await unlinkQuiet(tmp);
-    throw error;
-  }
+  const tmp = await fillTempFile(path, (fd) => writeAt(fd, bytes, 0));
   await publisher.stage(tmp, path, 'link', bytes.length);
   return 'written';
 }

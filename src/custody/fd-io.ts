@@ -7,7 +7,8 @@
 import { closeSync, constants, fchmodSync, fstatSync, futimesSync, openSync, read, readSync, write, writeSync, type Stats } from 'node:fs';
 import { errorCode } from '../fs/stat.js';
 import { CustodyError, custodyErrors } from './errors.js';
-import { fileMode } from './safe-fs.js';
+import { tempPath } from './paths.js';
+import { fileMode, unlinkQuiet } from './safe-fs.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = constants;
 
@@ -109,4 +110,28 @@ export async function writeAt(fd: number, buf: Buffer, position: number): Promis
     const want = buf.length - done;
     done += want <= syncIoBytes ? writeSync(fd, buf, done, want, position + done) : await writeAsync(fd, buf, done, want, position + done);
   }
+}
+
+/**
+ * Creates `dest`'s temp file, lets `fill` write it, closes it and returns its name; on any failure
+ * the temp file is removed and the error rethrown. The caller publishes it (made durable, renamed).
+ */
+export async function fillTempFile(dest: string, fill: (fd: number) => Promise<void> | void): Promise<string> {
+  const tmp = tempPath(dest);
+  const fd = openTempFd(tmp);
+  try {
+    await fill(fd);
+  } catch (error) {
+    closeQuiet(fd);
+    await unlinkQuiet(tmp);
+    throw error;
+  }
+  // Not in the block above: a descriptor whose close failed is released all the same, never closed twice.
+  try {
+    closeFd(fd, tmp);
+  } catch (error) {
+    await unlinkQuiet(tmp);
+    throw error;
+  }
+  return tmp;
 }

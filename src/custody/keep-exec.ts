@@ -9,9 +9,9 @@ import { errorCode } from '../fs/stat.js';
 import type { ByteSource } from './byte-source.js';
 import { custodyErrors } from './errors.js';
 import type { KeepAction } from './keep-plan.js';
-import { backupNumber, backupPath, tempPath } from './paths.js';
+import { backupNumber, backupPath } from './paths.js';
 import type { Publisher } from './publisher.js';
-import { closeFd, closeQuiet, openReadFd, openTempFd, readAt, setMtime, writeAt } from './fd-io.js';
+import { closeQuiet, fillTempFile, openReadFd, readAt, setMtime, writeAt } from './fd-io.js';
 import { fsyncDir, lstatOrNull, openAppend, unlinkQuiet, writeFull } from './safe-fs.js';
 
 export const keepOutcomes = ['copied', 'extended', 'refreshed', 'skipped'] as const;
@@ -50,26 +50,12 @@ async function pump(src: ByteSource, from: number, to: number, write: (chunk: Bu
 
 /** Writes the whole source to the target's temp name (the publisher makes it durable) and returns that name. */
 async function writeTemp(src: ByteSource, dest: string): Promise<string> {
-  const tmp = tempPath(dest);
-  const fd = openTempFd(tmp);
-  try {
+  return fillTempFile(dest, async (fd) => {
     // pump fails unless exactly src.size bytes were read and written.
     await pump(src, 0, src.size, (chunk, offset) => writeAt(fd, chunk, offset));
     // The kept file carries the vendor file's mtime, so the next keep's size+mtime check is a stat.
     setMtime(fd, src.mtimeMs);
-  } catch (error) {
-    closeQuiet(fd);
-    await unlinkQuiet(tmp);
-    throw error;
-  }
-  // Not in the block above: a descriptor whose close failed is released all the same, never closed twice.
-  try {
-    closeFd(fd, tmp);
-  } catch (error) {
-    await unlinkQuiet(tmp);
-    throw error;
-  }
-  return tmp;
+  });
 }
 
 /** Writes the new copy and stages it (wrapped: awaiting the copy must not wait for its publication). */

@@ -1,6 +1,6 @@
 // JSONL on top of the line reader: one object per line, bad lines counted, a torn tail noted.
 import { parseObjectLine, type JsonObject } from '../json/narrow.js';
-import { forEachLine, type LineInfo, type ReadLinesOptions } from './read-lines.js';
+import { forEachLineSync, type LineInfo, type ReadLinesOptions } from './read-lines.js';
 
 export interface JsonlResult {
   /** Non-empty lines that were not a JSON object (a torn final line is not counted here). */
@@ -17,9 +17,14 @@ export type ObjectHandler = (obj: JsonObject, info: LineInfo) => void | boolean;
 
 /** Streams a JSONL file's objects to `onObject`. Blank lines are ignored. */
 export async function forEachJsonObject(path: string, onObject: ObjectHandler, opts: ReadLinesOptions = {}): Promise<JsonlResult> {
+  return forEachJsonObjectSync(path, onObject, opts);
+}
+
+/** The synchronous form of `forEachJsonObject`. */
+export function forEachJsonObjectSync(path: string, onObject: ObjectHandler, opts: ReadLinesOptions = {}): JsonlResult {
   let badLines = 0;
   let tornTail = false;
-  const r = await forEachLine(
+  const r = forEachLineSync(
     path,
     (line, info) => {
       if (line.length === 0) return true;

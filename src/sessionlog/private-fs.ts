@@ -38,11 +38,19 @@ export function writeAll(fd: number, data: Buffer | string): void {
 
 /** Replaces `path` so a reader sees either the old or the new content, never a torn file. */
 export function writeFileAtomic(path: string, data: Buffer | string): void {
+  writeAtomicWith(path, (fd) => writeAll(fd, data));
+}
+
+/**
+ * Replaces `path` with what `write` puts into a fresh private temp file (fsynced, renamed, folder
+ * synced); on any failure the temp file is removed and `path` keeps its old content.
+ */
+export function writeAtomicWith(path: string, write: (fd: number) => void): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openPrivateExclusive(tmp);
   try {
     try {
-      writeAll(fd, data);
+      write(fd);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

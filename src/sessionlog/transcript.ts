@@ -1,14 +1,12 @@
 // `transcript.jsonl`: the human-skimmable conversation, `{ts, ts_ms, role, text, tools_called?}`
 // per line. Appended live, then rebuilt from `session.jsonl` at close so it is complete even when
 // a live append was missed (research/intendant.md §1.6).
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { forEachJsonObject } from '../fs/read-jsonl.js';
+import { forEachJsonObjectSync } from '../fs/read-jsonl.js';
 import { arr, num, str } from '../json/narrow.js';
 import { toLogEvent, type LogEvent } from './log-event.js';
 import { files } from './paths.js';
-import { openPrivateExclusive, syncDir, writeAll } from './private-fs.js';
+import { writeAll, writeAtomicWith } from './private-fs.js';
 import { readSpan, readWholeIfSize } from './sidecar.js';
 
 export interface TranscriptEntry {
@@ -77,32 +75,15 @@ export function transcriptEntryFor(dir: string, e: LogEvent): TranscriptEntry | 
 
 /** Rewrites `transcript.jsonl` from `session.jsonl` (streamed; replaced atomically). */
 export async function rebuildTranscript(dir: string): Promise<number> {
-  const path = join(dir, files.transcript);
-  const tmp = join(dir, `.${files.transcript}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openPrivateExclusive(tmp);
   let count = 0;
-  try {
-    try {
-      await forEachJsonObject(join(dir, files.events), (obj) => {
-        const e = toLogEvent(obj);
-        const entry = e === undefined ? undefined : transcriptEntryFor(dir, e);
-        if (entry === undefined) return;
-        writeAll(fd, `${serialiseTranscriptEntry(entry)}\n`);
-        count++;
-      });
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (error) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // Renamed already or never created.
-    }
-    throw error;
-  }
-  syncDir(dir);
+  writeAtomicWith(join(dir, files.transcript), (fd) => {
+    forEachJsonObjectSync(join(dir, files.events), (obj) => {
+      const e = toLogEvent(obj);
+      const entry = e === undefined ? undefined : transcriptEntryFor(dir, e);
+      if (entry === undefined) return;
+      writeAll(fd, `${serialiseTranscriptEntry(entry)}\n`);
+      count++;
+    });
+  });
   return count;
 }
