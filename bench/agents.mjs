@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentFiles, agentIds, baselineAgent, fileCount, statsKey } from './agent-baseline.mjs';
-import { agentEnv, timed } from './run.mjs';
+import { agentEnv, sumTotals, timed } from './run.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'dist', 'cli', 'main.js');
@@ -72,14 +72,7 @@ function check(agent, report, stats) {
     problems.push(`${listed.length} sessions listed, ${stats.sessions} generated`);
   }
   if (stats.tokens !== undefined) {
-    const got = { input: 0, output: 0, cacheRead: 0, cacheCreate: 0 };
-    for (const s of listed) {
-      const t = s.totals_with_subagents;
-      got.input += t.input_tokens;
-      got.output += t.output_tokens;
-      got.cacheRead += t.cache_read_tokens;
-      got.cacheCreate += t.cache_creation_tokens;
-    }
+    const got = sumTotals(listed);
     const want = stats.tokens;
     // (The generators never rewind or undo a turn that launched a subagent: readers drop such a
     // child with its tokens by design, so that case is not a mismatch to flag here.)

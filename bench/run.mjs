@@ -72,7 +72,8 @@ function ensureCcusage() {
   return bin;
 }
 
-function sumTotals(sessions) {
+/** Tokens of scan rows, subagents included, in the shape the comparisons use. */
+export function sumTotals(sessions) {
   const t = { input: 0, output: 0, cacheRead: 0, cacheCreate: 0 };
   for (const s of sessions) {
     const x = s.totals_with_subagents;
