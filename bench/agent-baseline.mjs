@@ -130,5 +130,11 @@ export function baselineAgent(files) {
   readOnly(files.text, Buffer.allocUnsafe(4 << 20));
   const rows = selectAll(files.sqlite);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { seconds, bytes, records: lines.lines + docs.records + rows.records, bad: lines.bad + docs.bad + rows.bad, mibps: bytes / 1048576 / seconds };
+  return {
+    seconds,
+    bytes,
+    records: lines.lines + docs.records + rows.records,
+    bad: lines.bad + docs.bad + rows.bad,
+    mibps: bytes / 1048576 / seconds,
+  };
 }

@@ -67,7 +67,8 @@ function check(agent, report, stats) {
     const extra = [...count.keys()].filter((id) => !expected.has(id));
     if (missing.length > 0) problems.push(`${missing.length} generated sessions not listed, e.g. ${missing.slice(0, 3).join(', ')}`);
     if (twice.length > 0) problems.push(`${twice.length} sessions listed more than once, e.g. ${twice.slice(0, 3).join(', ')}`);
-    if (extra.length > 0) problems.push(`${extra.length} listed sessions the generator did not write as sessions, e.g. ${extra.slice(0, 3).join(', ')}`);
+    if (extra.length > 0)
+      problems.push(`${extra.length} listed sessions the generator did not write as sessions, e.g. ${extra.slice(0, 3).join(', ')}`);
   } else if (listed.length !== stats.sessions) {
     problems.push(`${listed.length} sessions listed, ${stats.sessions} generated`);
   }
@@ -76,7 +77,8 @@ function check(agent, report, stats) {
     const want = stats.tokens;
     // (The generators never rewind or undo a turn that launched a subagent: readers drop such a
     // child with its tokens by design, so that case is not a mismatch to flag here.)
-    if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`token totals differ from the logs: scan ${JSON.stringify(got)}, written ${JSON.stringify(want)}`);
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      problems.push(`token totals differ from the logs: scan ${JSON.stringify(got)}, written ${JSON.stringify(want)}`);
   }
   return { problems, listed: listed.length, expected: stats.ids?.length ?? stats.sessions };
 }
@@ -104,11 +106,14 @@ function main() {
   }
   console.log(`  baseline: one core, JSONL read in 4 MiB chunks + split + JSON.parse per line; JSON documents read + JSON.parse;`);
   console.log(`  plain sidecars read; SQLite: SELECT * of session/message/part + JSON.parse of each data column.`);
-  console.log(`  scan: node dist/cli/main.js scan --agent <id> --json, fresh AGENTLOG_HOME, best of ${repeat}; startup (empty home) ${fmt(startup, 2)} s;`);
+  console.log(
+    `  scan: node dist/cli/main.js scan --agent <id> --json, fresh AGENTLOG_HOME, best of ${repeat}; startup (empty home) ${fmt(startup, 2)} s;`,
+  );
   console.log(`  "net" subtracts that startup. agentlog parses on a worker pool (up to 8 threads) once an agent has >= 48 MiB to read.`);
   const head = ['agent', 'files', 'MiB', 'base MiB/s', 'scan s', 'scan MiB/s', 'ratio', 'net MiB/s', 'net ratio', 'RSS MiB', 'sessions'];
   const widths = [12, 7, 8, 11, 8, 11, 6, 10, 10, 8, 12];
-  const line = (cells) => console.log(`  ${cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ')}`);
+  const line = (cells) =>
+    console.log(`  ${cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ')}`);
   line(head);
   const failures = [];
   const totals = { bytes: 0, base: 0, scan: 0 };
@@ -129,13 +134,39 @@ function main() {
     totals.base += base.seconds;
     totals.scan += scan.seconds;
     const sessions = verdict.expected === null ? `${verdict.listed}` : `${verdict.listed}/${verdict.expected}`;
-    line([agent, fileCount(files), fmt(mib), fmt(base.mibps), fmt(scan.seconds, 2), fmt(scanMibps), fmt(scanMibps / base.mibps, 2), fmt(netMibps), fmt(netMibps / base.mibps, 2), fmt(scan.rssMiB), sessions + (verdict.problems.length > 0 ? ' !!' : ' ok')]);
+    line([
+      agent,
+      fileCount(files),
+      fmt(mib),
+      fmt(base.mibps),
+      fmt(scan.seconds, 2),
+      fmt(scanMibps),
+      fmt(scanMibps / base.mibps, 2),
+      fmt(netMibps),
+      fmt(netMibps / base.mibps, 2),
+      fmt(scan.rssMiB),
+      sessions + (verdict.problems.length > 0 ? ' !!' : ' ok'),
+    ]);
     if (verdict.problems.length > 0) failures.push({ agent, problems: verdict.problems });
   }
   const allMib = totals.bytes / 1048576;
-  line(['all (sum)', '', fmt(allMib), fmt(allMib / totals.base), fmt(totals.scan, 2), fmt(allMib / totals.scan), fmt(totals.base / totals.scan, 2), '', '', '', '']);
+  line([
+    'all (sum)',
+    '',
+    fmt(allMib),
+    fmt(allMib / totals.base),
+    fmt(totals.scan, 2),
+    fmt(allMib / totals.scan),
+    fmt(totals.base / totals.scan, 2),
+    '',
+    '',
+    '',
+    '',
+  ]);
   if (failures.length === 0) {
-    console.log('  checks: every generated session listed exactly once; no unreadable, unparsed or bad-line files; token totals equal to the logs.');
+    console.log(
+      '  checks: every generated session listed exactly once; no unreadable, unparsed or bad-line files; token totals equal to the logs.',
+    );
     return;
   }
   console.log('');

@@ -18,7 +18,8 @@ if (home === undefined || home === '') {
   process.exit(2);
 }
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-const row = (label, value, baseLabel, baseValue, ratio) => console.log(`  ${label.padEnd(34)} ${value.padStart(14)}   ${baseLabel.padEnd(28)} ${baseValue.padStart(12)}   ratio ${ratio}`);
+const row = (label, value, baseLabel, baseValue, ratio) =>
+  console.log(`  ${label.padEnd(34)} ${value.padStart(14)}   ${baseLabel.padEnd(28)} ${baseValue.padStart(12)}   ratio ${ratio}`);
 const now = () => performance.now();
 
 const env = { ...agentEnv(home, ''), GEMINI_CLI_HOME: home };
@@ -118,39 +119,76 @@ try {
   const kept = bytesUnder(join(state, 'kept'), custodyOwn);
   const keepMiBs = kept.total / 1048576 / (keepMs / 1000);
   const cpMiBs = cpBytes.total / 1048576 / (cpMs / 1000);
-  console.log(`  first keep: ${first.totals.copied} files copied, ${first.totals.failed} failed, ${fmt(kept.total / 1048576)} MiB in ${fmt(keepMs / 1000, 2)} s, cpu ${fmt((keepCpu.user + keepCpu.system) / 1e6, 2)} s (every file fsynced); cp -r: ${cpBytes.files} files, ${fmt(cpBytes.total / 1048576)} MiB in ${fmt(cpMs / 1000, 2)} s`);
-  for (const s of first.sessions) for (const f of s.failed.slice(0, 3)) console.log(`    failed: ${s.agent} ${s.session_id} ${f.path}: ${f.message}`);
+  console.log(
+    `  first keep: ${first.totals.copied} files copied, ${first.totals.failed} failed, ${fmt(kept.total / 1048576)} MiB in ${fmt(keepMs / 1000, 2)} s, cpu ${fmt((keepCpu.user + keepCpu.system) / 1e6, 2)} s (every file fsynced); cp -r: ${cpBytes.files} files, ${fmt(cpBytes.total / 1048576)} MiB in ${fmt(cpMs / 1000, 2)} s`,
+  );
+  for (const s of first.sessions)
+    for (const f of s.failed.slice(0, 3)) console.log(`    failed: ${s.agent} ${s.session_id} ${f.path}: ${f.message}`);
   row('first keep', `${fmt(keepMiBs)} MiB/s`, 'cp -r + sync, same trees', `${fmt(cpMiBs)} MiB/s`, fmt(keepMiBs / cpMiBs, 2));
 
   // Discovery and trees alone, measured the way the keeps below are (best of 3, warm).
   const treesAlone = await best(3, async () => {
-    for (const { reader, homes } of agents) for (const h of homes) for (const s of (await reader.discover(h)).sessions) await reader.tree(s);
+    for (const { reader, homes } of agents)
+      for (const h of homes) for (const s of (await reader.discover(h)).sessions) await reader.tree(s);
   });
   const second = await best(3, async () => (await open()).keep());
   const t = second.last.totals;
   const per3000 = (second.ms * 3000) / Math.max(1, second.last.sessions.length);
-  console.log(`  second keep: ${t.sessions} sessions, ${t.copied} copied, ${t.extended} extended, ${t.refreshed} refreshed, ${t.skipped} skipped (best of 3; cpu includes the thread pool)`);
-  row('second keep, unchanged home', `${fmt(second.ms, 0)} ms ${cpuOf(second)}`, 'discovery + trees alone', `${fmt(treesAlone.ms, 0)} ms ${cpuOf(treesAlone)}`, fmt(second.ms / treesAlone.ms, 2));
+  console.log(
+    `  second keep: ${t.sessions} sessions, ${t.copied} copied, ${t.extended} extended, ${t.refreshed} refreshed, ${t.skipped} skipped (best of 3; cpu includes the thread pool)`,
+  );
+  row(
+    'second keep, unchanged home',
+    `${fmt(second.ms, 0)} ms ${cpuOf(second)}`,
+    'discovery + trees alone',
+    `${fmt(treesAlone.ms, 0)} ms ${cpuOf(treesAlone)}`,
+    fmt(second.ms / treesAlone.ms, 2),
+  );
   row('  scaled to 3,000 sessions', `${fmt(per3000, 0)} ms`, 'goal', '300 ms', fmt(per3000 / 300, 2));
   // Without the keep manifest every file is compared on the kept side too (its last block read).
   const manifests = () => readdirSync(join(state, 'kept')).map((k) => join(state, 'kept', k, '.keep-manifest'));
-  const full = await best(3, async () => (await open()).keep(), () => manifests().forEach((m) => rmSync(m, { force: true })));
-  row('  the same without the manifest', `${fmt(full.ms, 0)} ms ${cpuOf(full)}`, 'with it', `${fmt(second.ms, 0)} ms`, fmt(full.ms / second.ms, 2));
+  const full = await best(
+    3,
+    async () => (await open()).keep(),
+    () => {
+      for (const m of manifests()) rmSync(m, { force: true });
+    },
+  );
+  row(
+    '  the same without the manifest',
+    `${fmt(full.ms, 0)} ms ${cpuOf(full)}`,
+    'with it',
+    `${fmt(second.ms, 0)} ms`,
+    fmt(full.ms / second.ms, 2),
+  );
   await (await open()).keep();
   // The goal is stated for Claude Code homes (3,142 files): the same figure for its sessions alone.
   const claudeAgents = agents.filter((a) => a.reader.id === 'claude_code');
   const claudeDiscover = await best(3, async () => {
-    for (const { reader, homes } of claudeAgents) for (const h of homes) for (const s of (await reader.discover(h)).sessions) await reader.tree(s);
+    for (const { reader, homes } of claudeAgents)
+      for (const h of homes) for (const s of (await reader.discover(h)).sessions) await reader.tree(s);
   });
   const claudeSecond = await best(3, async () => (await Catalog.open({ stateRoot: state, agents: claudeAgents, version: 'bench' })).keep());
   const claudeSessions = claudeSecond.last.sessions.length;
-  row(`second keep, Claude Code (${claudeSessions})`, `${fmt(claudeSecond.ms, 0)} ms ${cpuOf(claudeSecond)}`, 'its discovery + trees alone', `${fmt(claudeDiscover.ms, 0)} ms ${cpuOf(claudeDiscover)}`, fmt(claudeSecond.ms / claudeDiscover.ms, 2));
-  row('  scaled to 3,000 sessions', `${fmt((claudeSecond.ms * 3000) / Math.max(1, claudeSessions), 0)} ms`, 'goal', '300 ms', fmt((claudeSecond.ms * 10) / Math.max(1, claudeSessions), 2));
+  row(
+    `second keep, Claude Code (${claudeSessions})`,
+    `${fmt(claudeSecond.ms, 0)} ms ${cpuOf(claudeSecond)}`,
+    'its discovery + trees alone',
+    `${fmt(claudeDiscover.ms, 0)} ms ${cpuOf(claudeDiscover)}`,
+    fmt(claudeSecond.ms / claudeDiscover.ms, 2),
+  );
+  row(
+    '  scaled to 3,000 sessions',
+    `${fmt((claudeSecond.ms * 3000) / Math.max(1, claudeSessions), 0)} ms`,
+    'goal',
+    '300 ms',
+    fmt((claudeSecond.ms * 10) / Math.max(1, claudeSessions), 2),
+  );
 
   // tail -n 50 of the largest JSONL transcript beside a full parse of it, and beside a median one.
   const jsonl = sessions
     .map(({ session }) => ({ session, main: session.files[0] }))
-    .filter((x) => x.main !== undefined && x.main.path.endsWith('.jsonl'))
+    .filter((x) => x.main?.path.endsWith('.jsonl'))
     .sort((a, b) => a.main.size - b.main.size);
   const largest = jsonl.at(-1);
   const middle = jsonl[Math.floor(jsonl.length / 2)];
@@ -164,9 +202,17 @@ try {
     return n;
   });
   const where = relative(home, largest.main.path);
-  console.log(`  largest transcript: ${where} (${fmt(largest.main.size / 1e6)} MB, ${parse.last} entries); median one ${fmt(middle.main.size / 1e3)} KB`);
+  console.log(
+    `  largest transcript: ${where} (${fmt(largest.main.size / 1e6)} MB, ${parse.last} entries); median one ${fmt(middle.main.size / 1e3)} KB`,
+  );
   row('tail -n 50, largest file', `${fmt(tailBig.ms, 2)} ms`, 'full parse of it', `${fmt(parse.ms, 0)} ms`, fmt(tailBig.ms / parse.ms, 4));
-  row('tail -n 50, largest vs median', `${fmt(tailBig.ms, 2)} ms`, 'tail -n 50, median file', `${fmt(tailMid.ms, 2)} ms`, fmt(tailBig.ms / tailMid.ms, 2));
+  row(
+    'tail -n 50, largest vs median',
+    `${fmt(tailBig.ms, 2)} ms`,
+    'tail -n 50, median file',
+    `${fmt(tailMid.ms, 2)} ms`,
+    fmt(tailBig.ms / tailMid.ms, 2),
+  );
   console.log('  (tail figures include locating the session by id: vendor tree first, then kept copy; goal < 20 ms)');
 } finally {
   rmSync(scratch, { recursive: true, force: true });

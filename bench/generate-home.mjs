@@ -16,7 +16,13 @@ export const generatorVersion = 5;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
 export const otherShares = { kimi: 0.06, pi: 0.06, intendant: 0.06, gemini: 0.06, opencode: 0.06 };
-const otherGenerators = { kimi: generateKimi, pi: generatePi, intendant: generateIntendant, gemini: generateGemini, opencode: generateOpencode };
+const otherGenerators = {
+  kimi: generateKimi,
+  pi: generatePi,
+  intendant: generateIntendant,
+  gemini: generateGemini,
+  opencode: generateOpencode,
+};
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */
 function claudeSession(dir, sessionId, target, r, base, cwd, stats) {
@@ -24,7 +30,15 @@ function claudeSession(dir, sessionId, target, r, base, cwd, stats) {
   let t = 0;
   let uuidPrev = null;
   let n = 0;
-  const common = () => ({ parentUuid: uuidPrev, isSidechain: false, userType: 'external', cwd, sessionId, version: '2.0.14', gitBranch: 'main' });
+  const common = () => ({
+    parentUuid: uuidPrev,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId,
+    version: '2.0.14',
+    gitBranch: 'main',
+  });
   const push = (file, obj) => {
     const id = uuid(r);
     file.line({ ...obj, uuid: id, timestamp: isoAt(base, t) });
@@ -37,19 +51,61 @@ function claudeSession(dir, sessionId, target, r, base, cwd, stats) {
     const steps = 1 + Math.floor(r() * 4);
     for (let s = 0; s < steps && main.size < target; s++) {
       const msgId = `msg_${(n++).toString(36)}${Math.floor(r() * 1e9).toString(36)}`;
-      const usage = { input_tokens: 3 + Math.floor(r() * 50), cache_creation_input_tokens: Math.floor(r() * 3000), cache_read_input_tokens: Math.floor(r() * 80_000), output_tokens: 0 };
+      const usage = {
+        input_tokens: 3 + Math.floor(r() * 50),
+        cache_creation_input_tokens: Math.floor(r() * 3000),
+        cache_read_input_tokens: Math.floor(r() * 80_000),
+        output_tokens: 0,
+      };
       const finalOut = 20 + Math.floor(r() * 900);
       const toolId = `toolu_${uuid(r).replace(/-/g, '').slice(0, 24)}`;
       const subagent = r() < 0.03;
       const blocks = [{ type: 'text', text: sentence(r, 20 + Math.floor(r() * 120)) }];
-      if (subagent) blocks.push({ type: 'tool_use', id: toolId, name: r() < 0.5 ? 'Task' : 'Agent', input: { description: sentence(r, 4), prompt: sentence(r, 40), subagent_type: 'Explore' } });
-      else if (r() < 0.5) blocks.push({ type: 'tool_use', id: toolId, name: 'Bash', input: { command: `rg -n ${words[Math.floor(r() * words.length)]} src`, description: sentence(r, 5) } });
-      else if (r() < 0.5) blocks.push({ type: 'tool_use', id: toolId, name: 'Edit', input: { file_path: `${cwd}/src/${words[Math.floor(r() * 40)]}.ts`, old_string: codeBlock(r, 200), new_string: codeBlock(r, 260) } });
-      else blocks.push({ type: 'tool_use', id: toolId, name: 'Read', input: { file_path: `${cwd}/src/${words[Math.floor(r() * 40)]}.ts` } });
+      if (subagent)
+        blocks.push({
+          type: 'tool_use',
+          id: toolId,
+          name: r() < 0.5 ? 'Task' : 'Agent',
+          input: { description: sentence(r, 4), prompt: sentence(r, 40), subagent_type: 'Explore' },
+        });
+      else if (r() < 0.5)
+        blocks.push({
+          type: 'tool_use',
+          id: toolId,
+          name: 'Bash',
+          input: { command: `rg -n ${words[Math.floor(r() * words.length)]} src`, description: sentence(r, 5) },
+        });
+      // biome-ignore lint/suspicious/noDuplicateElseIf: r() draws a new number at each test
+      else if (r() < 0.5)
+        blocks.push({
+          type: 'tool_use',
+          id: toolId,
+          name: 'Edit',
+          input: {
+            file_path: `${cwd}/src/${words[Math.floor(r() * 40)]}.ts`,
+            old_string: codeBlock(r, 200),
+            new_string: codeBlock(r, 260),
+          },
+        });
+      else
+        blocks.push({ type: 'tool_use', id: toolId, name: 'Read', input: { file_path: `${cwd}/src/${words[Math.floor(r() * 40)]}.ts` } });
       // Claude Code streams one message as several lines repeating message.id and a growing usage.
       blocks.forEach((block, i) => {
         const out = i === blocks.length - 1 ? finalOut : Math.floor(finalOut / 3);
-        push(main, { ...common(), type: 'assistant', requestId: `req_${msgId}`, message: { id: msgId, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [block], stop_reason: null, usage: { ...usage, output_tokens: out } } });
+        push(main, {
+          ...common(),
+          type: 'assistant',
+          requestId: `req_${msgId}`,
+          message: {
+            id: msgId,
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-sonnet-4-5-20250929',
+            content: [block],
+            stop_reason: null,
+            usage: { ...usage, output_tokens: out },
+          },
+        });
       });
       stats.input += usage.input_tokens;
       stats.output += finalOut;
@@ -61,27 +117,78 @@ function claudeSession(dir, sessionId, target, r, base, cwd, stats) {
         const agentId = `a${uuid(r).replace(/-/g, '').slice(0, 16)}`;
         const subDir = join(dir, sessionId, 'subagents');
         mkdirSync(subDir, { recursive: true });
-        writeFileSync(join(subDir, `agent-${agentId}.meta.json`), JSON.stringify({ agentType: 'Explore', description: last.input.description, toolUseId: toolId }));
+        writeFileSync(
+          join(subDir, `agent-${agentId}.meta.json`),
+          JSON.stringify({ agentType: 'Explore', description: last.input.description, toolUseId: toolId }),
+        );
         const sub = new LineFile(join(subDir, `agent-${agentId}.jsonl`));
         const subTarget = Math.min(400_000, Math.floor(target / 10) + 2000);
         const subCommon = { isSidechain: true, agentId, userType: 'external', cwd, sessionId, version: '2.0.14', gitBranch: 'main' };
-        sub.line({ ...subCommon, parentUuid: null, type: 'user', message: { role: 'user', content: last.input.prompt }, uuid: uuid(r), timestamp: isoAt(base, t) });
+        sub.line({
+          ...subCommon,
+          parentUuid: null,
+          type: 'user',
+          message: { role: 'user', content: last.input.prompt },
+          uuid: uuid(r),
+          timestamp: isoAt(base, t),
+        });
         let k = 0;
         while (sub.size < subTarget) {
           const sid = `msg_sub${k++}${Math.floor(r() * 1e9).toString(36)}`;
           const tid = `toolu_sub${k}${Math.floor(r() * 1e9).toString(36)}`;
           const su = { input_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 2000, output_tokens: 60 };
-          sub.line({ ...subCommon, type: 'assistant', message: { id: sid, role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'tool_use', id: tid, name: 'Grep', input: { pattern: words[k % words.length] } }], usage: su }, uuid: uuid(r), timestamp: isoAt(base, t) });
-          sub.line({ ...subCommon, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: tid, content: codeBlock(r, outputSize(r)) }] }, uuid: uuid(r), timestamp: isoAt(base, t) });
+          sub.line({
+            ...subCommon,
+            type: 'assistant',
+            message: {
+              id: sid,
+              role: 'assistant',
+              model: 'claude-haiku-4-5',
+              content: [{ type: 'tool_use', id: tid, name: 'Grep', input: { pattern: words[k % words.length] } }],
+              usage: su,
+            },
+            uuid: uuid(r),
+            timestamp: isoAt(base, t),
+          });
+          sub.line({
+            ...subCommon,
+            type: 'user',
+            message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: tid, content: codeBlock(r, outputSize(r)) }] },
+            uuid: uuid(r),
+            timestamp: isoAt(base, t),
+          });
           t += 2;
         }
         sub.close();
         stats.files++;
         stats.bytes += sub.size;
-        push(main, { ...common(), type: 'user', message: { role: 'user', content: [{ tool_use_id: toolId, type: 'tool_result', content: [{ type: 'text', text: sentence(r, 60) }] }] }, toolUseResult: { status: 'completed', agentId, agentType: 'Explore', totalDurationMs: 40_000, totalTokens: 17_000, totalToolUseCount: k } });
+        push(main, {
+          ...common(),
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ tool_use_id: toolId, type: 'tool_result', content: [{ type: 'text', text: sentence(r, 60) }] }],
+          },
+          toolUseResult: {
+            status: 'completed',
+            agentId,
+            agentType: 'Explore',
+            totalDurationMs: 40_000,
+            totalTokens: 17_000,
+            totalToolUseCount: k,
+          },
+        });
       } else {
         const isError = r() < 0.05;
-        push(main, { ...common(), type: 'user', message: { role: 'user', content: [{ tool_use_id: toolId, type: 'tool_result', content: codeBlock(r, outputSize(r)), is_error: isError }] }, toolUseResult: { stdout: '', stderr: '', interrupted: false } });
+        push(main, {
+          ...common(),
+          type: 'user',
+          message: {
+            role: 'user',
+            content: [{ tool_use_id: toolId, type: 'tool_result', content: codeBlock(r, outputSize(r)), is_error: isError }],
+          },
+          toolUseResult: { stdout: '', stderr: '', interrupted: false },
+        });
       }
     }
   }
@@ -98,39 +205,146 @@ function codexSession(dir, threadId, target, r, base, cwd, stats, parent) {
   const file = new LineFile(join(dir, `rollout-${stamp}-${threadId}.jsonl`));
   let t = 0;
   const at = () => isoAt(base, (t += 1 + Math.floor(r() * 10)));
-  const source = parent === undefined ? 'cli' : { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1, agent_nickname: 'Boyle', agent_role: 'explorer' } } };
-  file.line({ timestamp: at(), type: 'session_meta', payload: { id: threadId, timestamp: isoAt(base, 0), cwd, originator: 'codex_cli_rs', cli_version: '0.63.0', source, git: { branch: 'main', commit_hash: 'abc123' } } });
+  const source =
+    parent === undefined
+      ? 'cli'
+      : { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1, agent_nickname: 'Boyle', agent_role: 'explorer' } } };
+  file.line({
+    timestamp: at(),
+    type: 'session_meta',
+    payload: {
+      id: threadId,
+      timestamp: isoAt(base, 0),
+      cwd,
+      originator: 'codex_cli_rs',
+      cli_version: '0.63.0',
+      source,
+      git: { branch: 'main', commit_hash: 'abc123' },
+    },
+  });
   const total = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
   let turn = 0;
   while (file.size < target) {
-    file.line({ timestamp: at(), type: 'turn_context', payload: { cwd, approval_policy: 'on-request', sandbox_policy: { mode: 'workspace-write' }, model: 'gpt-5-codex', effort: 'medium', summary: 'auto' } });
-    if (turn === 0) file.line({ timestamp: at(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>${cwd}</cwd>\n</environment_context>` }] } });
+    file.line({
+      timestamp: at(),
+      type: 'turn_context',
+      payload: {
+        cwd,
+        approval_policy: 'on-request',
+        sandbox_policy: { mode: 'workspace-write' },
+        model: 'gpt-5-codex',
+        effort: 'medium',
+        summary: 'auto',
+      },
+    });
+    if (turn === 0)
+      file.line({
+        timestamp: at(),
+        type: 'response_item',
+        payload: {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>${cwd}</cwd>\n</environment_context>` }],
+        },
+      });
     const ask = sentence(r, 10 + Math.floor(r() * 40));
-    file.line({ timestamp: at(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: ask }] } });
+    file.line({
+      timestamp: at(),
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: ask }] },
+    });
     file.line({ timestamp: at(), type: 'event_msg', payload: { type: 'user_message', message: ask, images: [] } });
     const steps = 1 + Math.floor(r() * 4);
     for (let s = 0; s < steps && file.size < target; s++) {
-      file.line({ timestamp: at(), type: 'response_item', payload: { type: 'reasoning', summary: [{ type: 'summary_text', text: `**${sentence(r, 4)}**` }], content: null, encrypted_content: 'gAAAA'.padEnd(600, 'x') } });
+      file.line({
+        timestamp: at(),
+        type: 'response_item',
+        payload: {
+          type: 'reasoning',
+          summary: [{ type: 'summary_text', text: `**${sentence(r, 4)}**` }],
+          content: null,
+          encrypted_content: 'gAAAA'.padEnd(600, 'x'),
+        },
+      });
       const callId = `call_${uuid(r).replace(/-/g, '').slice(0, 20)}`;
       if (parent === undefined && r() < 0.02) {
         const child = uuid(r);
-        file.line({ timestamp: at(), type: 'response_item', payload: { type: 'function_call', name: 'spawn_agent', arguments: JSON.stringify({ agent_type: 'explorer', message: sentence(r, 12) }), call_id: callId } });
-        file.line({ timestamp: at(), type: 'response_item', payload: { type: 'function_call_output', call_id: callId, output: JSON.stringify({ agent_id: child, nickname: 'Boyle' }) } });
+        file.line({
+          timestamp: at(),
+          type: 'response_item',
+          payload: {
+            type: 'function_call',
+            name: 'spawn_agent',
+            arguments: JSON.stringify({ agent_type: 'explorer', message: sentence(r, 12) }),
+            call_id: callId,
+          },
+        });
+        file.line({
+          timestamp: at(),
+          type: 'response_item',
+          payload: { type: 'function_call_output', call_id: callId, output: JSON.stringify({ agent_id: child, nickname: 'Boyle' }) },
+        });
         codexSession(dir, child, Math.min(300_000, target / 8 + 2000), r, base + t * 1000, cwd, stats, threadId);
       } else {
-        file.line({ timestamp: at(), type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', `rg -n ${words[Math.floor(r() * words.length)]} src`], workdir: cwd }), call_id: callId } });
-        file.line({ timestamp: at(), type: 'response_item', payload: { type: 'function_call_output', call_id: callId, output: JSON.stringify({ output: codeBlock(r, outputSize(r)), metadata: { exit_code: r() < 0.1 ? 1 : 0, duration_seconds: 0.4 } }) } });
+        file.line({
+          timestamp: at(),
+          type: 'response_item',
+          payload: {
+            type: 'function_call',
+            name: 'shell',
+            arguments: JSON.stringify({ command: ['bash', '-lc', `rg -n ${words[Math.floor(r() * words.length)]} src`], workdir: cwd }),
+            call_id: callId,
+          },
+        });
+        file.line({
+          timestamp: at(),
+          type: 'response_item',
+          payload: {
+            type: 'function_call_output',
+            call_id: callId,
+            output: JSON.stringify({
+              output: codeBlock(r, outputSize(r)),
+              metadata: { exit_code: r() < 0.1 ? 1 : 0, duration_seconds: 0.4 },
+            }),
+          },
+        });
       }
-      const inc = { input: 2000 + Math.floor(r() * 20_000), cached: 1000 + Math.floor(r() * 10_000), output: 50 + Math.floor(r() * 800), reasoning: Math.floor(r() * 300) };
+      const inc = {
+        input: 2000 + Math.floor(r() * 20_000),
+        cached: 1000 + Math.floor(r() * 10_000),
+        output: 50 + Math.floor(r() * 800),
+        reasoning: Math.floor(r() * 300),
+      };
       total.input_tokens += inc.input + inc.cached;
       total.cached_input_tokens += inc.cached;
       total.output_tokens += inc.output;
       total.reasoning_output_tokens += inc.reasoning;
       total.total_tokens = total.input_tokens + total.output_tokens;
-      file.line({ timestamp: at(), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { ...total }, last_token_usage: { input_tokens: inc.input, cached_input_tokens: inc.cached, output_tokens: inc.output, reasoning_output_tokens: inc.reasoning, total_tokens: inc.input + inc.output } }, rate_limits: null } });
+      file.line({
+        timestamp: at(),
+        type: 'event_msg',
+        payload: {
+          type: 'token_count',
+          info: {
+            total_token_usage: { ...total },
+            last_token_usage: {
+              input_tokens: inc.input,
+              cached_input_tokens: inc.cached,
+              output_tokens: inc.output,
+              reasoning_output_tokens: inc.reasoning,
+              total_tokens: inc.input + inc.output,
+            },
+          },
+          rate_limits: null,
+        },
+      });
     }
     const answer = sentence(r, 30 + Math.floor(r() * 150));
-    file.line({ timestamp: at(), type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: answer }] } });
+    file.line({
+      timestamp: at(),
+      type: 'response_item',
+      payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: answer }] },
+    });
     file.line({ timestamp: at(), type: 'event_msg', payload: { type: 'agent_message', message: answer } });
     turn++;
   }
@@ -150,9 +364,17 @@ function codexSession(dir, threadId, target, r, base, cwd, stats, parent) {
  * Code and Codex the rest, split by `codexShare`. One Claude Code file of `bigFileBytes` (default
  * 87 MB) is always included. `stats.<agent>.ids` are the session ids `scan` must list, each once.
  */
-export function generateHome(home, totalBytes, { seed = 42, bigFileBytes = 87_000_000, codexShare = 0.25, shares = otherShares, now = Date.now() } = {}) {
+export function generateHome(
+  home,
+  totalBytes,
+  { seed = 42, bigFileBytes = 87_000_000, codexShare = 0.25, shares = otherShares, now = Date.now() } = {},
+) {
   const r = rng(seed);
-  const stats = { claude: { sessions: 0, files: 0, bytes: 0, input: 0, output: 0, cacheRead: 0, cacheCreate: 0, ids: [] }, codex: { sessions: 0, files: 0, bytes: 0, ids: [] }, bigFile: null };
+  const stats = {
+    claude: { sessions: 0, files: 0, bytes: 0, input: 0, output: 0, cacheRead: 0, cacheCreate: 0, ids: [] },
+    codex: { sessions: 0, files: 0, bytes: 0, ids: [] },
+    bigFile: null,
+  };
   const otherTotal = Object.values(shares).reduce((a, b) => a + b, 0);
   const claudeTarget = totalBytes * (1 - otherTotal) * (1 - codexShare);
   const codexTarget = totalBytes * (1 - otherTotal) * codexShare;
@@ -177,7 +399,14 @@ export function generateHome(home, totalBytes, { seed = 42, bigFileBytes = 87_00
     const size = Math.min(sampleSize(r), Math.max(3000, codexTarget - stats.codex.bytes));
     const base = now - spread + Math.floor(r() * spread * 0.95);
     const d = new Date(base);
-    const dir = join(home, '.codex', 'sessions', String(d.getUTCFullYear()), String(d.getUTCMonth() + 1).padStart(2, '0'), String(d.getUTCDate()).padStart(2, '0'));
+    const dir = join(
+      home,
+      '.codex',
+      'sessions',
+      String(d.getUTCFullYear()),
+      String(d.getUTCMonth() + 1).padStart(2, '0'),
+      String(d.getUTCDate()).padStart(2, '0'),
+    );
     mkdirSync(dir, { recursive: true });
     codexSession(dir, uuid(r), size, r, base, `/home/bench/code/project-${j % 40}`, stats.codex, undefined);
     j++;
@@ -185,7 +414,10 @@ export function generateHome(home, totalBytes, { seed = 42, bigFileBytes = 87_00
   // Each newer agent draws from its own stream, so one generator's change leaves the others' files alone.
   let k = 1;
   for (const [agent, share] of Object.entries(shares)) {
-    stats[agent] = share > 0 ? otherGenerators[agent](home, totalBytes * share, rng(seed + 1000 * k), now) : { sessions: 0, files: 0, bytes: 0, ids: [] };
+    stats[agent] =
+      share > 0
+        ? otherGenerators[agent](home, totalBytes * share, rng(seed + 1000 * k), now)
+        : { sessions: 0, files: 0, bytes: 0, ids: [] };
     k++;
   }
   return stats;

@@ -34,7 +34,11 @@ function ensureHome() {
 
 /** Runs a command under GNU time: wall seconds, peak RSS in MiB, stdout. */
 export function timed(cmd, args, env) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...args], { env: { ...process.env, ...env }, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...args], {
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 30,
+    encoding: 'utf8',
+  });
   const lines = r.stderr.trim().split('\n');
   const [secs, kb] = (lines.at(-1) ?? '0 0').split(' ').map(Number);
   return { seconds: secs, rssMiB: kb / 1024, stdout: r.stdout, stderr: lines.slice(0, -1).join('\n'), status: r.status };
@@ -56,7 +60,8 @@ export function agentEnv(home, stateRoot) {
 }
 
 const fmt = (n, d = 1) => n.toFixed(d);
-const row = (label, value, baseLabel, baseValue, ratio) => console.log(`  ${label.padEnd(34)} ${value.padStart(14)}   ${baseLabel.padEnd(28)} ${baseValue.padStart(12)}   ratio ${ratio}`);
+const row = (label, value, baseLabel, baseValue, ratio) =>
+  console.log(`  ${label.padEnd(34)} ${value.padStart(14)}   ${baseLabel.padEnd(28)} ${baseValue.padStart(12)}   ratio ${ratio}`);
 
 function ensureCcusage() {
   const dir = join(here, '.tools', 'ccusage');
@@ -64,7 +69,11 @@ function ensureCcusage() {
   if (existsSync(bin)) return bin;
   mkdirSync(dir, { recursive: true });
   console.log('installing ccusage@20.0.24 into bench/.tools (once)…');
-  const r = spawnSync('npm', ['i', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', 'ccusage@20.0.24', '@ccusage/ccusage-linux-x64@20.0.24'], { encoding: 'utf8' });
+  const r = spawnSync(
+    'npm',
+    ['i', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', 'ccusage@20.0.24', '@ccusage/ccusage-linux-x64@20.0.24'],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0 || !existsSync(bin)) {
     console.log(`  (ccusage could not be installed: ${r.stderr.trim().split('\n').at(-1)})`);
     return null;
@@ -89,10 +98,21 @@ function benchScan(home, stats) {
   console.log('\n## scan (issue 2)');
   // Every agent's files, each read the way agent-baseline.mjs says (JSONL split and parsed per line).
   const perAgent = agentIds.map((a) => agentFiles(home, a));
-  const all = { jsonl: perAgent.flatMap((f) => f.jsonl), json: perAgent.flatMap((f) => f.json), text: perAgent.flatMap((f) => f.text), sqlite: perAgent.flatMap((f) => f.sqlite) };
+  const all = {
+    jsonl: perAgent.flatMap((f) => f.jsonl),
+    json: perAgent.flatMap((f) => f.json),
+    text: perAgent.flatMap((f) => f.text),
+    sqlite: perAgent.flatMap((f) => f.sqlite),
+  };
   const base = baselineAgent(all);
   const bytes = base.bytes;
-  row('baseline: chunked read+split+JSON.parse', `${fmt(base.mibps)} MiB/s`, `${fileCount(all)} files`, `${fmt(bytes / 1048576)} MiB`, '1.00');
+  row(
+    'baseline: chunked read+split+JSON.parse',
+    `${fmt(base.mibps)} MiB/s`,
+    `${fileCount(all)} files`,
+    `${fmt(bytes / 1048576)} MiB`,
+    '1.00',
+  );
   const state = mkdtempSync(join(tmpdir(), 'agentlog-bench-'));
   try {
     const env = agentEnv(home, state);
@@ -102,20 +122,44 @@ function benchScan(home, stats) {
     row('agentlog scan, cold', `${fmt(coldMibps)} MiB/s`, 'baseline', `${fmt(base.mibps)} MiB/s`, fmt(coldMibps / base.mibps, 2));
     row('agentlog scan, cold: time / peak RSS', `${fmt(cold.seconds, 2)} s`, 'peak RSS', `${fmt(cold.rssMiB)} MiB`, '-');
     const warm = timed(cli, ['scan', '--json'], env);
-    row('agentlog scan, unchanged home', `${fmt(warm.seconds, 2)} s`, 'cold scan', `${fmt(cold.seconds, 2)} s`, fmt(warm.seconds / cold.seconds, 3));
+    row(
+      'agentlog scan, unchanged home',
+      `${fmt(warm.seconds, 2)} s`,
+      'cold scan',
+      `${fmt(cold.seconds, 2)} s`,
+      fmt(warm.seconds / cold.seconds, 3),
+    );
     const report = JSON.parse(cold.stdout);
     const claude = report.sessions.filter((s) => s.agent === 'claude_code');
     const ours = sumTotals(claude);
-    const listed = agentIds.map((a) => `${a} ${report.sessions.filter((s) => s.agent === a).length}/${stats[statsKey(a)]?.sessions ?? '?'}`).join(', ');
+    const listed = agentIds
+      .map((a) => `${a} ${report.sessions.filter((s) => s.agent === a).length}/${stats[statsKey(a)]?.sessions ?? '?'}`)
+      .join(', ');
     const wrote = agentIds.reduce((n, a) => n + (stats[statsKey(a)]?.sessions ?? 0), 0);
-    console.log(`  sessions listed/written: ${report.sessions.length}/${wrote} (${listed}); unreadable ${report.unreadable.length}, unparsed ${report.unparsed.length}`);
-    console.log(`  claude tokens (ours, with subagents): in ${ours.input} out ${ours.output} cache read ${ours.cacheRead} cache write ${ours.cacheCreate}`);
+    console.log(
+      `  sessions listed/written: ${report.sessions.length}/${wrote} (${listed}); unreadable ${report.unreadable.length}, unparsed ${report.unparsed.length}`,
+    );
+    console.log(
+      `  claude tokens (ours, with subagents): in ${ours.input} out ${ours.output} cache read ${ours.cacheRead} cache write ${ours.cacheCreate}`,
+    );
     const cc = ensureCcusage();
     if (cc !== null) {
       const run = timed(cc, ['session', '--json', '--offline'], { CLAUDE_CONFIG_DIR: join(home, '.claude'), HOME: home });
       console.log('  (ccusage 20 reads every agent it knows in this home: Claude Code, Codex, Kimi, Pi, Gemini CLI, OpenCode)');
-      row('ccusage session --json, cold', `${fmt(run.seconds, 2)} s`, 'agentlog scan cold', `${fmt(cold.seconds, 2)} s`, fmt(cold.seconds / run.seconds, 2));
-      row('agentlog unchanged vs ccusage', `${fmt(warm.seconds, 2)} s`, 'ccusage', `${fmt(run.seconds, 2)} s`, fmt(warm.seconds / run.seconds, 2));
+      row(
+        'ccusage session --json, cold',
+        `${fmt(run.seconds, 2)} s`,
+        'agentlog scan cold',
+        `${fmt(cold.seconds, 2)} s`,
+        fmt(cold.seconds / run.seconds, 2),
+      );
+      row(
+        'agentlog unchanged vs ccusage',
+        `${fmt(warm.seconds, 2)} s`,
+        'ccusage',
+        `${fmt(run.seconds, 2)} s`,
+        fmt(warm.seconds / run.seconds, 2),
+      );
       try {
         const j = JSON.parse(run.stdout);
         // ccusage 20 names the list `session` and reads the other agents of the home too: Claude's only.
@@ -128,7 +172,9 @@ function benchScan(home, stats) {
           theirs.cacheCreate += s.cacheCreationTokens ?? 0;
         }
         const same = JSON.stringify(theirs) === JSON.stringify(ours);
-        console.log(`  ccusage tokens: in ${theirs.input} out ${theirs.output} cache read ${theirs.cacheRead} cache write ${theirs.cacheCreate} → ${same ? 'EQUAL' : 'DIFFERENT'}`);
+        console.log(
+          `  ccusage tokens: in ${theirs.input} out ${theirs.output} cache read ${theirs.cacheRead} cache write ${theirs.cacheCreate} → ${same ? 'EQUAL' : 'DIFFERENT'}`,
+        );
       } catch (e) {
         console.log(`  (could not read ccusage output: ${e.message})`);
       }
@@ -141,9 +187,27 @@ function benchScan(home, stats) {
         const ours = timed(cli, ['scan', '--agent', 'claude_code', '--json'], agentEnv(home, claudeState));
         const oursWarm = timed(cli, ['scan', '--agent', 'claude_code', '--json'], agentEnv(home, claudeState));
         const theirs = timed(cc, ['session', '--json', '--offline'], { CLAUDE_CONFIG_DIR: join(home, '.claude'), HOME: emptyHome });
-        row('claude only: agentlog scan cold', `${fmt(ours.seconds, 2)} s`, 'ccusage (claude only)', `${fmt(theirs.seconds, 2)} s`, fmt(ours.seconds / theirs.seconds, 2));
-        row('claude only: agentlog unchanged', `${fmt(oursWarm.seconds, 2)} s`, 'ccusage (claude only)', `${fmt(theirs.seconds, 2)} s`, fmt(oursWarm.seconds / theirs.seconds, 2));
-        row('claude only: peak RSS', `${fmt(ours.rssMiB)} MiB`, 'ccusage peak RSS', `${fmt(theirs.rssMiB)} MiB`, fmt(ours.rssMiB / theirs.rssMiB, 2));
+        row(
+          'claude only: agentlog scan cold',
+          `${fmt(ours.seconds, 2)} s`,
+          'ccusage (claude only)',
+          `${fmt(theirs.seconds, 2)} s`,
+          fmt(ours.seconds / theirs.seconds, 2),
+        );
+        row(
+          'claude only: agentlog unchanged',
+          `${fmt(oursWarm.seconds, 2)} s`,
+          'ccusage (claude only)',
+          `${fmt(theirs.seconds, 2)} s`,
+          fmt(oursWarm.seconds / theirs.seconds, 2),
+        );
+        row(
+          'claude only: peak RSS',
+          `${fmt(ours.rssMiB)} MiB`,
+          'ccusage peak RSS',
+          `${fmt(theirs.rssMiB)} MiB`,
+          fmt(ours.rssMiB / theirs.rssMiB, 2),
+        );
       } finally {
         rmSync(emptyHome, { recursive: true, force: true });
         rmSync(claudeState, { recursive: true, force: true });

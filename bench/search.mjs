@@ -33,7 +33,8 @@ const bigHome = join(work, 'big', '.claude');
 
 const ms = (t0) => performance.now() - t0;
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '—');
-const row = (label, value, baseLabel, baseValue, ratio) => console.log(`  ${label.padEnd(36)} ${value.padStart(12)}   ${baseLabel.padEnd(30)} ${baseValue.padStart(12)}   ${ratio}`);
+const row = (label, value, baseLabel, baseValue, ratio) =>
+  console.log(`  ${label.padEnd(36)} ${value.padStart(12)}   ${baseLabel.padEnd(30)} ${baseValue.padStart(12)}   ${ratio}`);
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
@@ -56,9 +57,34 @@ function writeBigSession(targetBytes) {
   };
   while (bytes < targetBytes) {
     const ts = new Date(t0 + n * 10).toISOString();
-    push({ type: 'user', sessionId: sid, uuid: `u${n}`, timestamp: ts, message: { role: 'user', content: `please look at module ${n} and explain the retry logic` } });
-    push({ type: 'assistant', sessionId: sid, uuid: `a${n}`, timestamp: ts, message: { role: 'assistant', id: `m${n}`, content: [{ type: 'text', text: `Module ${n} retries with exponential backoff; the jitter is ${n % 97} ms.` }, { type: 'tool_use', id: `t${n}`, name: 'Read', input: { file_path: `/src/m${n}.ts` } }] } });
-    push({ type: 'user', sessionId: sid, uuid: `r${n}`, timestamp: ts, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'x'.repeat(4000) }] } });
+    push({
+      type: 'user',
+      sessionId: sid,
+      uuid: `u${n}`,
+      timestamp: ts,
+      message: { role: 'user', content: `please look at module ${n} and explain the retry logic` },
+    });
+    push({
+      type: 'assistant',
+      sessionId: sid,
+      uuid: `a${n}`,
+      timestamp: ts,
+      message: {
+        role: 'assistant',
+        id: `m${n}`,
+        content: [
+          { type: 'text', text: `Module ${n} retries with exponential backoff; the jitter is ${n % 97} ms.` },
+          { type: 'tool_use', id: `t${n}`, name: 'Read', input: { file_path: `/src/m${n}.ts` } },
+        ],
+      },
+    });
+    push({
+      type: 'user',
+      sessionId: sid,
+      uuid: `r${n}`,
+      timestamp: ts,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'x'.repeat(4000) }] },
+    });
     n++;
   }
   writeFileSync(path, out.join(''));
@@ -116,7 +142,9 @@ async function main() {
       return n;
     }
   }, 0);
-  console.log(`  ${discovered.reduce((n, a) => n + a.sessions.length, 0)} sessions, ${files.length} files, ${fmt(rawBytes / 1048576)} MiB (with the generated 50 MB session)`);
+  console.log(
+    `  ${discovered.reduce((n, a) => n + a.sessions.length, 0)} sessions, ${files.length} files, ${fmt(rawBytes / 1048576)} MiB (with the generated 50 MB session)`,
+  );
 
   // Baseline first, so both runs meet a warm page cache.
   const base = baselineParse(files.filter((f) => /\.jsonl?$/.test(f)));
@@ -126,14 +154,28 @@ async function main() {
   // Throughput over the raw bytes of the sessions' files (each counted once), as the baseline reads them.
   const coldMibps = rawBytes / 1048576 / (coldMs / 1000);
   console.log('\ncold build');
-  row('index build', `${fmt(coldMibps)} MiB/s`, 'raw line parse (JSON.parse)', `${fmt(base.mibps)} MiB/s`, `${fmt((coldMibps / base.mibps) * 100, 0)}% of baseline`);
-  console.log(`  ${cold.sessions} sessions, ${fmt(rawBytes / 1048576)} MiB of session files indexed in ${fmt(coldMs / 1000, 2)} s; ${cold.failed.length} failed`);
+  row(
+    'index build',
+    `${fmt(coldMibps)} MiB/s`,
+    'raw line parse (JSON.parse)',
+    `${fmt(base.mibps)} MiB/s`,
+    `${fmt((coldMibps / base.mibps) * 100, 0)}% of baseline`,
+  );
+  console.log(
+    `  ${cold.sessions} sessions, ${fmt(rawBytes / 1048576)} MiB of session files indexed in ${fmt(coldMs / 1000, 2)} s; ${cold.failed.length} failed`,
+  );
 
   t0 = performance.now();
   const unchanged = await sweep({ root, agents });
   const unchangedMs = ms(t0);
   console.log('\nunchanged sweep');
-  row('sweep, nothing changed', `${fmt(unchangedMs, 0)} ms`, 'goal', '200 ms', `${fmt(unchangedMs / 200, 2)}× goal; ${unchanged.bytes_read} bytes read`);
+  row(
+    'sweep, nothing changed',
+    `${fmt(unchangedMs, 0)} ms`,
+    'goal',
+    '200 ms',
+    `${fmt(unchangedMs / 200, 2)}× goal; ${unchanged.bytes_read} bytes read`,
+  );
 
   const line = `${JSON.stringify({ type: 'user', sessionId: big.sid, uuid: 'appended-1', timestamp: new Date().toISOString(), message: { role: 'user', content: 'an appended message about flamingos' } })}\n`;
   appendFileSync(big.path, line);
@@ -141,7 +183,13 @@ async function main() {
   const appended = await sweep({ root, agents });
   const appendMs = ms(t0);
   console.log('\none message appended to a 50 MB session');
-  row('sweep after the append', `${fmt(appendMs, 0)} ms`, 'unchanged sweep', `${fmt(unchangedMs, 0)} ms`, `+${fmt(appendMs - unchangedMs, 0)} ms for ${appended.bytes_read} bytes read (line ${line.length} B; goal ≤ 50 ms)`);
+  row(
+    'sweep after the append',
+    `${fmt(appendMs, 0)} ms`,
+    'unchanged sweep',
+    `${fmt(unchangedMs, 0)} ms`,
+    `+${fmt(appendMs - unchangedMs, 0)} ms for ${appended.bytes_read} bytes read (line ${line.length} B; goal ≤ 50 ms)`,
+  );
 
   const cache = new ShardCache(root);
   const terms = await sampleTerms();
@@ -177,9 +225,22 @@ async function main() {
   }
   console.log(`\n200 queries, warm index (${partial} partial; arena ${fmt(cache.residentBytes / 1048576)} MiB)`);
   const rgNote = rg.status === 0 ? (p) => `${fmt(pct(rgTimes, p), 1)} ms` : () => 'not installed';
-  row('query p50', `${fmt(pct(times.all, 50), 2)} ms`, 'rg -i -F p50 (first term)', rgNote(50), rg.status === 0 ? `${fmt(pct(rgTimes, 50) / pct(times.all, 50), 1)}× faster` : 'rg skipped');
-  row('query p99', `${fmt(pct(times.all, 99), 2)} ms`, 'rg -i -F p99 (first term)', rgNote(99), rg.status === 0 ? `${fmt(pct(rgTimes, 99) / pct(times.all, 99), 1)}× faster` : 'rg skipped');
-  for (const kind of ['rare', 'common', 'two-term', 'non-ascii', 'no-hit']) console.log(`    ${kind.padEnd(10)} p50 ${fmt(pct(times[kind], 50), 2)} ms  p99 ${fmt(pct(times[kind], 99), 2)} ms`);
+  row(
+    'query p50',
+    `${fmt(pct(times.all, 50), 2)} ms`,
+    'rg -i -F p50 (first term)',
+    rgNote(50),
+    rg.status === 0 ? `${fmt(pct(rgTimes, 50) / pct(times.all, 50), 1)}× faster` : 'rg skipped',
+  );
+  row(
+    'query p99',
+    `${fmt(pct(times.all, 99), 2)} ms`,
+    'rg -i -F p99 (first term)',
+    rgNote(99),
+    rg.status === 0 ? `${fmt(pct(rgTimes, 99) / pct(times.all, 99), 1)}× faster` : 'rg skipped',
+  );
+  for (const kind of ['rare', 'common', 'two-term', 'non-ascii', 'no-hit'])
+    console.log(`    ${kind.padEnd(10)} p50 ${fmt(pct(times[kind], 50), 2)} ms  p99 ${fmt(pct(times[kind], 99), 2)} ms`);
 
   const rss = process.resourceUsage().maxRSS / 1024;
   console.log('\nmemory');

@@ -14,7 +14,15 @@ const root = mkdtempSync(join(tmpdir(), 'agentlog-bench-'));
 
 function line(i) {
   const ms = Date.now();
-  return serialiseEvent({ ts: timeOfDay(ms), ts_ms: ms, turn: 1, event: 'info', level: 'info', message: `row ${i} of the benchmark`, data: { i } });
+  return serialiseEvent({
+    ts: timeOfDay(ms),
+    ts_ms: ms,
+    turn: 1,
+    event: 'info',
+    level: 'info',
+    message: `row ${i} of the benchmark`,
+    data: { i },
+  });
 }
 
 function rate(count, ms) {
@@ -37,9 +45,11 @@ const lifecycle = [];
   const log = await SessionLog.open({ dir: join(root, 'lib-info'), projectRoot: '/p', task: 'bench' });
   lifecycle.push(['open', performance.now() - t0]);
   log.turnStart(1);
-  results.push(await timed('sessionlog info() (1 row, 1 write)', n, () => {
-    for (let i = 0; i < n; i++) log.info(`row ${i} of the benchmark`, { i });
-  }));
+  results.push(
+    await timed('sessionlog info() (1 row, 1 write)', n, () => {
+      for (let i = 0; i < n; i++) log.info(`row ${i} of the benchmark`, { i });
+    }),
+  );
   const t1 = performance.now();
   await log.close();
   lifecycle.push([`close (transcript rebuilt from ${n} rows)`, performance.now() - t1]);
@@ -48,12 +58,14 @@ const lifecycle = [];
 const m = Math.max(1, Math.floor(n / 5));
 {
   const log = await SessionLog.open({ dir: join(root, 'lib-model'), projectRoot: '/p', task: 'bench' });
-  results.push(await timed('sessionlog modelResponseWithMessage() (span + 2 rows)', m, () => {
-    for (let i = 0; i < m; i++) {
-      if (i % 50 === 0) log.turnStart(1 + i / 50);
-      log.modelResponseWithMessage({ content: `response ${i}: ${'lorem ipsum '.repeat(20)}`, tokens: { prompt: 1000, completion: 100 } });
-    }
-  }));
+  results.push(
+    await timed('sessionlog modelResponseWithMessage() (span + 2 rows)', m, () => {
+      for (let i = 0; i < m; i++) {
+        if (i % 50 === 0) log.turnStart(1 + i / 50);
+        log.modelResponseWithMessage({ content: `response ${i}: ${'lorem ipsum '.repeat(20)}`, tokens: { prompt: 1000, completion: 100 } });
+      }
+    }),
+  );
   await log.close();
 }
 

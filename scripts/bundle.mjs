@@ -13,7 +13,9 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
   // ESM output has no `require`; a bundled CommonJS dependency may still call it.
-  banner: { js: "import { createRequire as __agentlogCreateRequire } from 'node:module'; const require = __agentlogCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __agentlogCreateRequire } from 'node:module'; const require = __agentlogCreateRequire(import.meta.url);",
+  },
 };
 
 await build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli/main.js' });

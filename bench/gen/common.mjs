@@ -79,13 +79,19 @@ export function codeBlock(r, bytes) {
 }
 
 export function uuid(r) {
-  const h = () => Math.floor(r() * 0x10000).toString(16).padStart(4, '0');
+  const h = () =>
+    Math.floor(r() * 0x10000)
+      .toString(16)
+      .padStart(4, '0');
   return `${h()}${h()}-${h()}-4${h().slice(1)}-a${h().slice(1)}-${h()}${h()}${h()}`;
 }
 
 export function hex(r, n) {
   let s = '';
-  while (s.length < n) s += Math.floor(r() * 0x10000).toString(16).padStart(4, '0');
+  while (s.length < n)
+    s += Math.floor(r() * 0x10000)
+      .toString(16)
+      .padStart(4, '0');
   return s.slice(0, n);
 }
 

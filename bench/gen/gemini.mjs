@@ -4,7 +4,21 @@
 // written again under its id once its tool calls have results).
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { LineFile, between, codeBlock, countTokens, fillTo, newStats, outputSize, pick, projectCwd, sentence, uuid, words, writeWhole } from './common.mjs';
+import {
+  LineFile,
+  between,
+  codeBlock,
+  countTokens,
+  fillTo,
+  newStats,
+  outputSize,
+  pick,
+  projectCwd,
+  sentence,
+  uuid,
+  words,
+  writeWhole,
+} from './common.mjs';
 
 /** Documents are read whole (≤ 64 MiB bound) and real chats stay small: cap them lower. */
 const cap = 8_000_000;
@@ -78,7 +92,18 @@ function conversation(r, cwd, startMs, target, partsContent, stats) {
       const tokens = { input, output, cached: between(r, 0, input), thoughts, tool, total: input + output + thoughts + tool };
       // The record counts the tool-use prompt as input (reasoning tokens are not checked here).
       countTokens(stats, input + tool, output, tokens.cached, 0);
-      const m = { id: uuid(r), timestamp: at(), type: 'gemini', content: final || r() < 0.3 ? sentence(r, between(r, 20, 150)) : '', thoughts: r() < 0.6 ? [{ subject: sentence(r, 4), description: sentence(r, between(r, 10, 60)), timestamp: new Date(ms).toISOString() }] : [], tokens, model };
+      const m = {
+        id: uuid(r),
+        timestamp: at(),
+        type: 'gemini',
+        content: final || r() < 0.3 ? sentence(r, between(r, 20, 150)) : '',
+        thoughts:
+          r() < 0.6
+            ? [{ subject: sentence(r, 4), description: sentence(r, between(r, 10, 60)), timestamp: new Date(ms).toISOString() }]
+            : [],
+        tokens,
+        model,
+      };
       if (!final) m.toolCalls = Array.from({ length: between(r, 1, 3) }, () => toolCall(r, cwd, (ms += 500)));
       push(m);
     }
@@ -101,7 +126,10 @@ export function generateGemini(home, target, r, now) {
     const { messages, endMs } = conversation(r, cwd, startMs, size * (jsonl ? 0.85 : 0.75), jsonl, stats);
     const meta = { sessionId, projectHash, startTime: new Date(startMs).toISOString(), lastUpdated: new Date(endMs).toISOString() };
     if (!jsonl) {
-      stats.bytes += writeWhole(join(chats, `session-${stamp}-${sessionId.slice(0, 8)}.json`), JSON.stringify({ ...meta, kind: 'main', messages }, null, 2));
+      stats.bytes += writeWhole(
+        join(chats, `session-${stamp}-${sessionId.slice(0, 8)}.json`),
+        JSON.stringify({ ...meta, kind: 'main', messages }, null, 2),
+      );
     } else {
       const f = new LineFile(join(chats, `session-${stamp}-${sessionId.slice(0, 8)}.jsonl`));
       f.line({ ...meta, lastUpdated: meta.startTime, kind: 'main' });

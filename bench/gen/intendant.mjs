@@ -6,7 +6,21 @@
 // `session_relationship` row and launched by a runtime command that names it.
 import { appendFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LineFile, between, codeBlock, countTokens, fillTo, newStats, outputSize, pick, projectCwd, sentence, timeOfDay, uuid, words } from './common.mjs';
+import {
+  LineFile,
+  between,
+  codeBlock,
+  countTokens,
+  fillTo,
+  newStats,
+  outputSize,
+  pick,
+  projectCwd,
+  sentence,
+  timeOfDay,
+  uuid,
+  words,
+} from './common.mjs';
 
 const cap = 16_000_000;
 const models = ['claude-sonnet-4-5', 'gpt-5-codex'];
@@ -56,23 +70,50 @@ class SessionWriter {
   }
 
   user(text, provenance) {
-    this.row('conversation_message', { message: text.slice(0, 200), data: { message_id: uuid(this.r), message_seq: ++this.seq, provenance, role: 'user', text } });
+    this.row('conversation_message', {
+      message: text.slice(0, 200),
+      data: { message_id: uuid(this.r), message_seq: ++this.seq, provenance, role: 'user', text },
+    });
     return this.seq;
   }
 
   assistant(text) {
     const r = this.r;
     const span = this.sidecar(`turns/turn_${pad3(this.turn)}_model.txt`, text);
-    const tokens = { prompt: between(r, 2000, 40_000), completion: between(r, 20, 1500), cached: between(r, 0, 30_000), cache_creation: between(r, 0, 2000) };
+    const tokens = {
+      prompt: between(r, 2000, 40_000),
+      completion: between(r, 20, 1500),
+      cached: between(r, 0, 30_000),
+      cache_creation: between(r, 0, 2000),
+    };
     tokens.total = tokens.prompt + tokens.completion;
     countTokens(this.stats, tokens.prompt, tokens.completion, tokens.cached, tokens.cache_creation);
-    this.row('model_response', { message: text.slice(0, 200), data: { content_length: span.len, model_bytes: span.len, model_offset: span.offset, tokens }, file: span.file });
-    this.row('conversation_message', { message: text.slice(0, 200), data: { message_id: uuid(r), message_seq: ++this.seq, model_bytes: span.len, model_offset: span.offset, provenance: 'assistant', role: 'assistant' }, file: span.file });
+    this.row('model_response', {
+      message: text.slice(0, 200),
+      data: { content_length: span.len, model_bytes: span.len, model_offset: span.offset, tokens },
+      file: span.file,
+    });
+    this.row('conversation_message', {
+      message: text.slice(0, 200),
+      data: {
+        message_id: uuid(r),
+        message_seq: ++this.seq,
+        model_bytes: span.len,
+        model_offset: span.offset,
+        provenance: 'assistant',
+        role: 'assistant',
+      },
+      file: span.file,
+    });
   }
 
   reasoning(text) {
     const span = this.sidecar(`turns/turn_${pad3(this.turn)}_reasoning.txt`, text);
-    this.row('reasoning', { message: text.slice(0, 120), data: { has_summary: true, has_full_content: true, full_content_length: span.len }, file: span.file });
+    this.row('reasoning', {
+      message: text.slice(0, 120),
+      data: { has_summary: true, has_full_content: true, full_content_length: span.len },
+      file: span.file,
+    });
   }
 
   /** One runtime batch: the command file, its row, then the runtime's protocol lines as output. */
@@ -83,8 +124,14 @@ class SessionWriter {
     this.files.add(rel);
     this.bytes += Buffer.byteLength(doc);
     const functions = commands.map((c) => c.function);
-    this.row('agent_input', { message: `Commands: ${functions.join(', ')}`, data: { functions, json_length: JSON.stringify({ commands }).length }, file: rel });
-    const stdout = results.map((res, i) => JSON.stringify({ type: 'result', nonce: commands[i].nonce, data: JSON.stringify(res) })).join('\n');
+    this.row('agent_input', {
+      message: `Commands: ${functions.join(', ')}`,
+      data: { functions, json_length: JSON.stringify({ commands }).length },
+      file: rel,
+    });
+    const stdout = results
+      .map((res, i) => JSON.stringify({ type: 'result', nonce: commands[i].nonce, data: JSON.stringify(res) }))
+      .join('\n');
     const out = this.sidecar(`turns/turn_${pad3(this.turn)}_stdout.txt`, stdout);
     const data = { stdout_length: out.len, stderr_length: 0, stdout_offset: out.offset, stdout_bytes: out.len };
     this.row('agent_output', { message: stdout.slice(0, 200), data, file: out.file });
@@ -151,7 +198,14 @@ function writeSession(logs, id, o, r) {
           commands.push({ function: 'execAsAgent', nonce, command: `rg -n ${pick(r, words)} src` });
           results.push({ exit_code: failed ? 1 : 0, stdout: codeBlock(r, outputSize(r)), stderr: failed ? sentence(r, 8) : '' });
         } else if (kind === 'edit') {
-          commands.push({ function: 'editFile', nonce, file_path: `${o.cwd}/src/${pick(r, words)}.ts`, operation: 'replace', match_content: codeBlock(r, 120), content: codeBlock(r, 200) });
+          commands.push({
+            function: 'editFile',
+            nonce,
+            file_path: `${o.cwd}/src/${pick(r, words)}.ts`,
+            operation: 'replace',
+            match_content: codeBlock(r, 120),
+            content: codeBlock(r, 200),
+          });
           results.push({ replacements: 1 });
         } else {
           commands.push({ function: 'readFile', nonce, path: `${o.cwd}/src/${pick(r, words)}.ts` });
@@ -160,7 +214,15 @@ function writeSession(logs, id, o, r) {
       }
       s.commands(commands, results);
       // The relationship row follows the batch whose command launched the child.
-      if (linked !== null) s.row('session_relationship', { message: `Session relationship: ${id} -> ${linked} (subagent)`, data: { parent_session_id: id, child_session_id: linked, relationship: 'subagent', ephemeral: false } }, 0);
+      if (linked !== null)
+        s.row(
+          'session_relationship',
+          {
+            message: `Session relationship: ${id} -> ${linked} (subagent)`,
+            data: { parent_session_id: id, child_session_id: linked, relationship: 'subagent', ephemeral: false },
+          },
+          0,
+        );
       continue;
     }
     s.row('round_complete', { data: { round: rounds } });
@@ -169,7 +231,10 @@ function writeSession(logs, id, o, r) {
     // delegated: the reader drops a rewound child with its tokens, a rule the bench leaves aside).
     if (r() < 0.05 && spawnRound !== rounds) {
       const at = s.tick(200);
-      s.row('conversation_rewound', { message: `Conversation rewound (tail_rollback): messages after seq ${roundStartSeq} superseded`, data: { cut_after_seq: roundStartSeq, kind: 'tail_rollback', superseded_at_ms: at } });
+      s.row('conversation_rewound', {
+        message: `Conversation rewound (tail_rollback): messages after seq ${roundStartSeq} superseded`,
+        data: { cut_after_seq: roundStartSeq, kind: 'tail_rollback', superseded_at_ms: at },
+      });
     }
     if (r() < 0.05) {
       model = model === models[0] ? models[1] : models[0];
@@ -179,9 +244,19 @@ function writeSession(logs, id, o, r) {
     roundStartSeq = s.user(sentence(r, between(r, 8, 50)), pick(r, ['follow_up', 'follow_up', 'steer']));
   }
   const written = s.close();
-  const meta = { session_id: id, created_at: naive(o.startMs), created_at_ms: o.startMs, project_root: o.cwd, task: o.task, status: 'completed', last_turn: s.turn, rounds };
+  const meta = {
+    session_id: id,
+    created_at: naive(o.startMs),
+    created_at_ms: o.startMs,
+    project_root: o.cwd,
+    task: o.task,
+    status: 'completed',
+    last_turn: s.turn,
+    rounds,
+  };
   if (o.child) meta.role = 'research';
-  else if (r() < 0.3) meta.worktree = { branch: `intendant/${pick(r, words)}-${pick(r, words)}`, path: `${o.cwd}-wt`, base_root: o.cwd, base_branch: 'main' };
+  else if (r() < 0.3)
+    meta.worktree = { branch: `intendant/${pick(r, words)}-${pick(r, words)}`, path: `${o.cwd}-wt`, base_root: o.cwd, base_branch: 'main' };
   if (!o.child && r() < 0.2) meta.name = sentence(r, 3);
   return { bytes: written.bytes + writeMeta(dir, meta), files: written.files + 1, endMs: s.ms };
 }
@@ -196,12 +271,22 @@ export function generateIntendant(home, target, r, now) {
     const startMs = now - 10 * 86_400_000 + Math.floor(r() * 9.5 * 86_400_000);
     const spawn = (task, atMs) => {
       const child = uuid(r);
-      const w = writeSession(logs, child, { cwd, startMs: atMs + 50, target: Math.min(300_000, size / 6 + 3000), task, child: true, stats }, r);
+      const w = writeSession(
+        logs,
+        child,
+        { cwd, startMs: atMs + 50, target: Math.min(300_000, size / 6 + 3000), task, child: true, stats },
+        r,
+      );
       stats.bytes += w.bytes;
       stats.files += w.files;
       return { id: child, startMs: atMs + 50, endMs: w.endMs };
     };
-    const w = writeSession(logs, id, { cwd, startMs, target: size, task: sentence(r, between(r, 8, 40)), spawn: r() < 0.4 ? spawn : undefined, stats }, r);
+    const w = writeSession(
+      logs,
+      id,
+      { cwd, startMs, target: size, task: sentence(r, between(r, 8, 40)), spawn: r() < 0.4 ? spawn : undefined, stats },
+      r,
+    );
     stats.bytes += w.bytes;
     stats.files += w.files;
     stats.sessions++;

@@ -3,7 +3,22 @@
 // `agents/<agent-id>/wire.jsonl` per agent; an `Agent` tool call launches `agent-N`, whose wire
 // opens with the subagent's system-triggered prompt. Occasional `context.undo` and compactions.
 import { join } from 'node:path';
-import { LineFile, between, codeBlock, countTokens, fillTo, hex, newStats, outputSize, pick, projectCwd, sentence, uuid, words, writeWhole } from './common.mjs';
+import {
+  LineFile,
+  between,
+  codeBlock,
+  countTokens,
+  fillTo,
+  hex,
+  newStats,
+  outputSize,
+  pick,
+  projectCwd,
+  sentence,
+  uuid,
+  words,
+  writeWhole,
+} from './common.mjs';
 
 const model = 'kimi-k2.7-code';
 const alias = 'moonshot-ai/kimi-k2.7-code';
@@ -22,11 +37,23 @@ function writeWire(path, r, o) {
   const loop = (event) => w.line({ type: 'context.append_loop_event', event, time: tick(50) });
   w.line({ type: 'metadata', protocol_version: '1.4', created_at: ms });
   if (o.agentId === 'main') {
-    w.line({ type: 'config.update', profileName: 'agent', systemPrompt: 'You are Kimi Code CLI, an interactive general AI agent.', subagentNames: ['coder', 'explore', 'plan'], time: ms });
+    w.line({
+      type: 'config.update',
+      profileName: 'agent',
+      systemPrompt: 'You are Kimi Code CLI, an interactive general AI agent.',
+      subagentNames: ['coder', 'explore', 'plan'],
+      time: ms,
+    });
     w.line({ type: 'config.update', cwd: o.cwd, modelAlias: alias, thinkingEffort: 'on', time: ms });
   } else {
     w.line({ type: 'config.update', cwd: o.cwd, modelAlias: alias, thinkingEffort: 'on', time: ms });
-    w.line({ type: 'config.update', profileName: 'explore', systemPrompt: 'You are Kimi Code CLI, running as a read-only explore agent.', subagentNames: ['coder', 'explore', 'plan'], time: ms });
+    w.line({
+      type: 'config.update',
+      profileName: 'explore',
+      systemPrompt: 'You are Kimi Code CLI, running as a read-only explore agent.',
+      subagentNames: ['coder', 'explore', 'plan'],
+      time: ms,
+    });
   }
   w.line({ type: 'tools.set_active_tools', names: ['Read', 'Write', 'Edit', 'Grep', 'Glob', 'Bash', 'Agent', 'TodoList'], time: ms });
   const counters = new Map();
@@ -44,13 +71,35 @@ function writeWire(path, r, o) {
     const ask = turn === 0 && o.task !== undefined ? o.task : sentence(r, between(r, 8, 50));
     if (turn > 0 && o.agentId !== 'main') break;
     w.line({ type: 'turn.prompt', input: [{ type: 'text', text: ask }], origin, time: tick() });
-    w.line({ type: 'context.append_message', message: { role: 'user', content: [{ type: 'text', text: ask }], toolCalls: [], origin }, time: tick(5) });
+    w.line({
+      type: 'context.append_message',
+      message: { role: 'user', content: [{ type: 'text', text: ask }], toolCalls: [], origin },
+      time: tick(5),
+    });
     const steps = between(r, 1, 6);
     for (let step = 1; step <= steps + 1 && (step === steps + 1 || w.size < o.target); step++) {
       const stepUuid = uuid(r);
       loop({ type: 'step.begin', uuid: stepUuid, turnId: String(turn), step });
-      w.line({ type: 'llm.request', kind: 'loop', provider: 'kimi', model, modelAlias: alias, thinkingEffort: 'on', maxTokens: 262144, messageCount: step * 2 + turn, turnStep: `${turn}.${step}`, time: tick(20) });
-      loop({ type: 'content.part', uuid: uuid(r), turnId: String(turn), step, stepUuid, part: { type: 'think', think: sentence(r, between(r, 10, 80)) } });
+      w.line({
+        type: 'llm.request',
+        kind: 'loop',
+        provider: 'kimi',
+        model,
+        modelAlias: alias,
+        thinkingEffort: 'on',
+        maxTokens: 262144,
+        messageCount: step * 2 + turn,
+        turnStep: `${turn}.${step}`,
+        time: tick(20),
+      });
+      loop({
+        type: 'content.part',
+        uuid: uuid(r),
+        turnId: String(turn),
+        step,
+        stepUuid,
+        part: { type: 'think', think: sentence(r, between(r, 10, 80)) },
+      });
       const final = step === steps + 1;
       if (final) {
         lastWords = sentence(r, between(r, 20, 150));
@@ -58,25 +107,67 @@ function writeWire(path, r, o) {
       } else if (o.agentId === 'main' && o.launch !== undefined && launched === null && r() < 0.3) {
         const id = callId('Agent');
         const args = { description: sentence(r, 5), subagent_type: 'explore', prompt: sentence(r, 40) };
-        loop({ type: 'tool.call', uuid: id, turnId: String(turn), step, stepUuid, toolCallId: id, name: 'Agent', args, description: `Launching explore agent: ${args.description}` });
+        loop({
+          type: 'tool.call',
+          uuid: id,
+          turnId: String(turn),
+          step,
+          stepUuid,
+          toolCallId: id,
+          name: 'Agent',
+          args,
+          description: `Launching explore agent: ${args.description}`,
+        });
         const child = o.launch(args.prompt, ms);
         ms = Math.max(ms, child.endMs);
-        loop({ type: 'tool.result', parentUuid: id, toolCallId: id, result: { output: `agent_id: ${child.agentId}\nactual_subagent_type: explore\nstatus: completed\n\n[summary]\n${child.lastWords}` } });
+        loop({
+          type: 'tool.result',
+          parentUuid: id,
+          toolCallId: id,
+          result: {
+            output: `agent_id: ${child.agentId}\nactual_subagent_type: explore\nstatus: completed\n\n[summary]\n${child.lastWords}`,
+          },
+        });
         launched = child.agentId;
         launchTurn = turn;
       } else {
         const tool = pick(r, ['Bash', 'Bash', 'Read', 'Grep', 'Edit']);
         const id = callId(tool);
         const file = `${o.cwd}/src/${pick(r, words)}.ts`;
-        const args = tool === 'Bash' ? { command: `rg -n ${pick(r, words)} src` } : tool === 'Read' ? { path: file } : tool === 'Grep' ? { pattern: pick(r, words), path: o.cwd } : { path: file, old_string: codeBlock(r, 160), new_string: codeBlock(r, 200) };
-        loop({ type: 'tool.call', uuid: id, turnId: String(turn), step, stepUuid, toolCallId: id, name: tool, args, description: `Running: ${tool}` });
+        const args =
+          tool === 'Bash'
+            ? { command: `rg -n ${pick(r, words)} src` }
+            : tool === 'Read'
+              ? { path: file }
+              : tool === 'Grep'
+                ? { pattern: pick(r, words), path: o.cwd }
+                : { path: file, old_string: codeBlock(r, 160), new_string: codeBlock(r, 200) };
+        loop({
+          type: 'tool.call',
+          uuid: id,
+          turnId: String(turn),
+          step,
+          stepUuid,
+          toolCallId: id,
+          name: tool,
+          args,
+          description: `Running: ${tool}`,
+        });
         const failed = tool === 'Bash' && r() < 0.08;
         const output = codeBlock(r, outputSize(r)) + (failed ? '\nCommand failed with exit code: 1.' : '');
         loop({ type: 'tool.result', parentUuid: id, toolCallId: id, result: failed ? { output, isError: true } : { output } });
       }
       const u = usage(r);
       countTokens(o.stats, u.inputOther, u.output, u.inputCacheRead, u.inputCacheCreation);
-      loop({ type: 'step.end', uuid: stepUuid, turnId: String(turn), step, usage: u, finishReason: final ? 'end_turn' : 'tool_use', messageId: `chatcmpl-${hex(r, 24)}` });
+      loop({
+        type: 'step.end',
+        uuid: stepUuid,
+        turnId: String(turn),
+        step,
+        usage: u,
+        finishReason: final ? 'end_turn' : 'tool_use',
+        messageId: `chatcmpl-${hex(r, 24)}`,
+      });
       w.line({ type: 'usage.record', model: alias, usage: u, usageScope: 'turn', time: ms, agentId: o.agentId });
     }
     turn++;
@@ -85,7 +176,14 @@ function writeWire(path, r, o) {
     if (o.agentId === 'main' && turn > 1 && launchTurn !== turn - 1 && r() < 0.04) w.line({ type: 'context.undo', count: 1, time: tick() });
     else if (o.agentId === 'main' && r() < 0.02) {
       w.line({ type: 'full_compaction.begin', source: 'auto', time: tick() });
-      w.line({ type: 'context.apply_compaction', summary: sentence(r, 60), compactedCount: turn * 4, tokensBefore: 150_000, tokensAfter: 4000, time: tick(50) });
+      w.line({
+        type: 'context.apply_compaction',
+        summary: sentence(r, 60),
+        compactedCount: turn * 4,
+        tokensBefore: 150_000,
+        tokensAfter: 4000,
+        time: tick(50),
+      });
       w.line({ type: 'full_compaction.complete', time: tick(50) });
     }
   }
@@ -107,14 +205,37 @@ export function generateKimi(home, target, r, now) {
     let children = 0;
     const launch = (prompt, atMs) => {
       const agentId = `agent-${children++}`;
-      const wire = writeWire(join(dir, 'agents', agentId, 'wire.jsonl'), r, { agentId, cwd, startMs: atMs, target: Math.min(400_000, size / 6 + 3000), task: prompt, stats });
+      const wire = writeWire(join(dir, 'agents', agentId, 'wire.jsonl'), r, {
+        agentId,
+        cwd,
+        startMs: atMs,
+        target: Math.min(400_000, size / 6 + 3000),
+        task: prompt,
+        stats,
+      });
       agents[agentId] = { homedir: join(dir, 'agents', agentId), type: 'sub', parentAgentId: 'main' };
       stats.files++;
       stats.bytes += wire.size;
       return { agentId, lastWords: wire.lastWords, endMs: wire.endMs };
     };
-    const main = writeWire(join(dir, 'agents', 'main', 'wire.jsonl'), r, { agentId: 'main', cwd, startMs, target: size, launch: r() < 0.5 ? launch : undefined, stats });
-    const state = { createdAt: new Date(startMs).toISOString(), updatedAt: new Date(main.endMs).toISOString(), title: sentence(r, 4), isCustomTitle: false, agents, custom: {}, workDir: cwd, lastPrompt: sentence(r, 8) };
+    const main = writeWire(join(dir, 'agents', 'main', 'wire.jsonl'), r, {
+      agentId: 'main',
+      cwd,
+      startMs,
+      target: size,
+      launch: r() < 0.5 ? launch : undefined,
+      stats,
+    });
+    const state = {
+      createdAt: new Date(startMs).toISOString(),
+      updatedAt: new Date(main.endMs).toISOString(),
+      title: sentence(r, 4),
+      isCustomTitle: false,
+      agents,
+      custom: {},
+      workDir: cwd,
+      lastPrompt: sentence(r, 8),
+    };
     const stateBytes = writeWhole(join(dir, 'state.json'), JSON.stringify(state, null, 2));
     stats.files += 2;
     stats.bytes += main.size + stateBytes;

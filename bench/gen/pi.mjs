@@ -3,7 +3,21 @@
 // with `id`/`parentId`. Some sessions go back to an earlier point and continue, which leaves the old
 // continuation in the file as an abandoned branch; every assistant message states usage and cost.
 import { join } from 'node:path';
-import { LineFile, between, codeBlock, countTokens, fillTo, hex, newStats, outputSize, pick, projectCwd, sentence, uuid, words } from './common.mjs';
+import {
+  LineFile,
+  between,
+  codeBlock,
+  countTokens,
+  fillTo,
+  hex,
+  newStats,
+  outputSize,
+  pick,
+  projectCwd,
+  sentence,
+  uuid,
+  words,
+} from './common.mjs';
 
 /** Pi's bounds: a file ≤ 128 MiB and ≤ 200,000 lines. */
 const cap = 16_000_000;
@@ -59,17 +73,46 @@ function writeSession(path, id, cwd, startMs, target, r, stats) {
       if (!final) {
         const tool = pick(r, ['bash', 'bash', 'read', 'edit', 'write']);
         const file = `src/${pick(r, words)}.ts`;
-        const args = tool === 'bash' ? { command: `rg -n ${pick(r, words)} src` } : tool === 'read' ? { path: file } : tool === 'edit' ? { path: file, oldText: codeBlock(r, 150), newText: codeBlock(r, 200) } : { path: file, content: codeBlock(r, 600) };
+        const args =
+          tool === 'bash'
+            ? { command: `rg -n ${pick(r, words)} src` }
+            : tool === 'read'
+              ? { path: file }
+              : tool === 'edit'
+                ? { path: file, oldText: codeBlock(r, 150), newText: codeBlock(r, 200) }
+                : { path: file, content: codeBlock(r, 600) };
         call = { type: 'toolCall', id: `toolu_${hex(r, 24)}`, name: tool, arguments: args };
         content.push(call);
       }
       const usage = usageOf(r, m);
       countTokens(stats, usage.input, usage.output, usage.cacheRead, usage.cacheWrite);
-      entry({ type: 'message', message: { role: 'assistant', content, api: m.api, provider: m.provider, model: m.model, usage, stopReason: final ? 'stop' : 'toolUse', timestamp: ms } });
+      entry({
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content,
+          api: m.api,
+          provider: m.provider,
+          model: m.model,
+          usage,
+          stopReason: final ? 'stop' : 'toolUse',
+          timestamp: ms,
+        },
+      });
       if (call !== undefined) {
         const failed = call.name === 'bash' && r() < 0.08;
         const text = codeBlock(r, outputSize(r)) + (failed ? '\n\nCommand exited with code 1' : '');
-        entry({ type: 'message', message: { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text }], isError: failed, timestamp: ms } });
+        entry({
+          type: 'message',
+          message: {
+            role: 'toolResult',
+            toolCallId: call.id,
+            toolName: call.name,
+            content: [{ type: 'text', text }],
+            isError: failed,
+            timestamp: ms,
+          },
+        });
       }
     }
     if (!branched && answerBefore !== null && f.size > target / 3 && r() < 0.5) {

@@ -21,7 +21,12 @@ export async function wholeFiles(paths: readonly string[]): Promise<ConsumedFile
 }
 
 /** A full extraction's result: every record, the complete mark list, nothing carried over. */
-export function wholeExtract(files: ConsumedFile[], records: MessageRecord[], marks: SupersessionMark[], extra: Partial<Pick<MessageExtract, 'bytesRead' | 'badLines' | 'problems'>> = {}): MessageExtract {
+export function wholeExtract(
+  files: ConsumedFile[],
+  records: MessageRecord[],
+  marks: SupersessionMark[],
+  extra: Partial<Pick<MessageExtract, 'bytesRead' | 'badLines' | 'problems'>> = {},
+): MessageExtract {
   return {
     records,
     marks,

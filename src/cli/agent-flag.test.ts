@@ -4,7 +4,13 @@ import { parseAgentList, parseAgentName } from './agent-flag.js';
 
 describe('--agent', () => {
   it('accepts ids and the spellings people type', () => {
-    expect(parseAgentList(['claude_code,codex', 'kimi code', 'cc', 'gemini-cli', 'OpenCode'])).toEqual(['claude_code', 'codex', 'kimi', 'gemini', 'opencode']);
+    expect(parseAgentList(['claude_code,codex', 'kimi code', 'cc', 'gemini-cli', 'OpenCode'])).toEqual([
+      'claude_code',
+      'codex',
+      'kimi',
+      'gemini',
+      'opencode',
+    ]);
     expect(parseAgentList([])).toBeUndefined();
   });
 

@@ -12,6 +12,9 @@ export function parseAgentName(raw: string): AgentId {
 
 export function parseAgentList(values: readonly string[]): AgentId[] | undefined {
   if (values.length === 0) return undefined;
-  const ids = values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '').map(parseAgentName);
+  const ids = values
+    .flatMap((v) => v.split(','))
+    .filter((v) => v.trim() !== '')
+    .map(parseAgentName);
   return [...new Set(ids)];
 }

@@ -1,4 +1,5 @@
 // A small, strict argument parser: flags are declared once per command; anything undeclared is an error.
+import { AgentlogError } from '../errors.js';
 
 export interface FlagSpec {
   name: string;
@@ -16,10 +17,9 @@ export interface ParsedArgs {
   flags: Map<string, string[]>;
 }
 
-export class UsageError extends Error {
-  readonly code = 'Usage';
+export class UsageError extends AgentlogError<'Usage'> {
   constructor(message: string) {
-    super(message);
+    super('Usage', 'usage', message);
     this.name = 'UsageError';
   }
 }

@@ -11,5 +11,4 @@ export interface Command {
   run(args: ParsedArgs, ctx: CliContext): Promise<number>;
 }
 
-/** Exit codes: 0 ok, 1 something failed while running, 2 the request itself was wrong. */
-export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
+export { exitCodes } from '../errors.js';

@@ -1,7 +1,8 @@
 // Dispatches argv to a command, prints help and version, and turns typed errors into exit codes.
-import { commonFlags, formatFlags, parseArgs, UsageError } from './args.js';
+import { commonFlags, formatFlags, parseArgs } from './args.js';
 import type { CliContext } from './context.js';
-import { exitCodes, type Command } from './command.js';
+import type { Command } from './command.js';
+import { exitCodeOf, exitCodes, isAgentlogError } from '../errors.js';
 import { commands } from './commands/index.js';
 
 function mainHelp(version: string): string {
@@ -23,17 +24,6 @@ function mainHelp(version: string): string {
 
 function commandHelp(c: Command): string {
   return `Usage: agentlog ${c.usage}\n\n${c.summary}\n\nOptions:\n${formatFlags(c.flags)}\n`;
-}
-
-/** Errors that carry a code are the user's to act on: print the message, exit 2. */
-function codedError(error: unknown): { code: string; message: string } | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (error instanceof Error && typeof code === 'string') {
-    // Node's own system errors (EACCES…) also carry a code; they are failures, not usage.
-    if (/^E[A-Z]+$/.test(code)) return null;
-    return { code, message: error.message };
-  }
-  return null;
 }
 
 export async function run(argv: readonly string[], ctx: CliContext): Promise<number> {
@@ -61,11 +51,12 @@ export async function run(argv: readonly string[], ctx: CliContext): Promise<num
     }
     return await command.run(args, ctx);
   } catch (error) {
-    const coded = codedError(error);
-    const message = coded?.message ?? (error instanceof Error ? error.message : String(error));
-    if (json) ctx.stdout.write(`${JSON.stringify({ error: { code: coded?.code ?? 'Failed', message } })}\n`);
+    // Only errors raised on purpose carry a code and a message meant for the user; anything else
+    // (a raw OS error that escaped wrapping, a bug) is a failure, exit 1.
+    const code = isAgentlogError(error) ? error.code : 'Failed';
+    const message = error instanceof Error ? error.message : String(error);
+    if (json) ctx.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     ctx.stderr.write(`agentlog ${command.name}: ${message}\n`);
-    if (error instanceof UsageError || coded !== null) return exitCodes.usage;
-    return exitCodes.failed;
+    return exitCodeOf(error);
   }
 }

@@ -62,7 +62,8 @@ export async function openVendorFile(home: string, relPath: string, verified: Se
     if (!openedAt(fd, path)) {
       await assertRealDirs(home, dir);
       const now = await lstatOrNull(path);
-      if (now === null || now.ino !== stat.ino || now.dev !== stat.dev) throw custodyErrors.unsafePath(path, 'it changed identity while being opened');
+      if (now === null || now.ino !== stat.ino || now.dev !== stat.dev)
+        throw custodyErrors.unsafePath(path, 'it changed identity while being opened');
     }
   } catch (error) {
     closeSync(fd);

@@ -22,7 +22,12 @@ describe('locate', () => {
     const catalog = await t.catalog();
     expect(await catalog.locate('00000000-0000-4000-8000-000000000000')).toBeNull();
     const live = await catalog.locate(demoId);
-    expect(live).toMatchObject({ root: 'vendor', rootPath: t.claude, main: t.vendor(mainRel('-subagent-demo', demoId)), mainRel: mainRel('-subagent-demo', demoId) });
+    expect(live).toMatchObject({
+      root: 'vendor',
+      rootPath: t.claude,
+      main: t.vendor(mainRel('-subagent-demo', demoId)),
+      mainRel: mainRel('-subagent-demo', demoId),
+    });
     await catalog.keep({ ids: [demoId] });
     await rm(t.vendor('projects/-subagent-demo'), { recursive: true });
     const kept = await (await t.catalog()).locate(demoId);
@@ -53,12 +58,23 @@ describe('locate', () => {
     const t = await claudeHome();
     await (await t.catalog()).keep({ ids: [demoId] });
     const denied = Object.assign(new Error('permission denied'), { code: 'EACCES' });
-    const blind: AgentReader = { ...claudeCodeReader, custody: { ...claudeCodeReader.custody, sessionPaths: async (home) => (home === t.claude ? Promise.reject(denied) : claudeCodeReader.custody!.sessionPaths!(home, demoId)) } };
+    const blind: AgentReader = {
+      ...claudeCodeReader,
+      custody: {
+        ...claudeCodeReader.custody,
+        sessionPaths: async (home) => (home === t.claude ? Promise.reject(denied) : claudeCodeReader.custody!.sessionPaths!(home, demoId)),
+      },
+    };
     const catalog = await t.catalog({ agents: [{ reader: blind, homes: [t.claude] }] });
     await expect(catalog.locate(demoId)).rejects.toMatchObject({ code: 'IOError', path: t.claude });
-    const noHook: AgentReader = { ...jsonlReader(), discover: async (home) => ({ sessions: [], problems: [{ path: join(home, 'sessions'), kind: 'unreadable', reason: 'EACCES' }] }) };
+    const noHook: AgentReader = {
+      ...jsonlReader(),
+      discover: async (home) => ({ sessions: [], problems: [{ path: join(home, 'sessions'), kind: 'unreadable', reason: 'EACCES' }] }),
+    };
     await mkdir(t.vendor('sessions'));
-    await expect((await t.catalog({ agents: [{ reader: noHook, homes: [t.claude] }] })).locate('s1')).rejects.toMatchObject({ code: 'IOError' });
+    await expect((await t.catalog({ agents: [{ reader: noHook, homes: [t.claude] }] })).locate('s1')).rejects.toMatchObject({
+      code: 'IOError',
+    });
   });
 });
 

@@ -129,7 +129,8 @@ export class Catalog {
     const sid = sessionId(t.s);
     for (let attempt = 0; ; attempt++) {
       const loc = await this.mustLocate(sid);
-      if (loc.root !== t.r || loc.rootPath !== t.root || loc.mainRel !== t.p) throw custodyErrors.pageSourceMoved(sid, `${loc.root} copy ${loc.main}`);
+      if (loc.root !== t.r || loc.rootPath !== t.root || loc.mainRel !== t.p)
+        throw custodyErrors.pageSourceMoved(sid, `${loc.root} copy ${loc.main}`);
       assertPageable(loc);
       let handle;
       try {
@@ -180,7 +181,13 @@ export class Catalog {
       const t = decodeToken(opts.from);
       if (t.s !== sid) throw custodyErrors.invalidPageToken(`it belongs to session ${t.s}`);
       const same = loc.root === t.r && loc.rootPath === t.root && loc.mainRel === t.p;
-      start = { loc, offset: t.o, identity: same ? { dev: t.dev, ino: t.ino } : { dev: '', ino: '' }, pin: t.h, reason: same ? 'replaced' : 'moved' };
+      start = {
+        loc,
+        offset: t.o,
+        identity: same ? { dev: t.dev, ino: t.ino } : { dev: '', ino: '' },
+        pin: t.h,
+        reason: same ? 'replaced' : 'moved',
+      };
     } else {
       const { handle } = await openRead(loc.main);
       try {
@@ -265,4 +272,3 @@ export class Catalog {
     return [...new Set(this.scopes.map((s) => s.reader))];
   }
 }
-

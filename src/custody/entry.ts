@@ -39,14 +39,19 @@ function contentText(value: unknown, depth = 0): string {
   if (typeof value === 'string') return value;
   if (depth > 3) return '';
   const list = asArray(value);
-  if (list !== undefined) return list.map((v) => contentText(v, depth + 1)).filter((t) => t !== '').join(' ');
+  if (list !== undefined)
+    return list
+      .map((v) => contentText(v, depth + 1))
+      .filter((t) => t !== '')
+      .join(' ');
   const block = asObject(value);
   if (block === undefined) return '';
   const kind = str(block, 'type');
   const direct = str(block, 'text') ?? str(block, 'thinking');
   if (direct !== undefined) return direct;
   if (kind === 'tool_use' || kind === 'function_call' || kind === 'custom_tool_call') return `[${kind} ${str(block, 'name') ?? '?'}]`;
-  if (kind === 'tool_result' || kind === 'function_call_output') return `[${kind}] ${contentText(block.content ?? block.output, depth + 1)}`.trim();
+  if (kind === 'tool_result' || kind === 'function_call_output')
+    return `[${kind}] ${contentText(block.content ?? block.output, depth + 1)}`.trim();
   return contentText(block.content, depth + 1);
 }
 
@@ -83,7 +88,19 @@ export function parseEntry(text: string, offset: number, bytes: number, line: nu
   const obj = parseObjectLine(text);
   if (obj === undefined) {
     const clipped = Buffer.byteLength(text) > rawTextBytes ? `${Buffer.from(text).subarray(0, rawTextBytes).toString('utf8')}…` : text;
-    return { line, offset, bytes, kind: 'raw', type: null, subtype: null, timestamp: null, role: null, preview: oneLine(text), object: null, text: clipped };
+    return {
+      line,
+      offset,
+      bytes,
+      kind: 'raw',
+      type: null,
+      subtype: null,
+      timestamp: null,
+      role: null,
+      preview: oneLine(text),
+      object: null,
+      text: clipped,
+    };
   }
   const message = asObject(obj.message);
   const payload = asObject(obj.payload);
@@ -104,5 +121,17 @@ export function parseEntry(text: string, offset: number, bytes: number, line: nu
 
 /** A line too long to hold (over `maxLineBytes`): counted and located, its text not read. */
 export function oversizedEntry(offset: number, bytes: number, line: number | null): Entry {
-  return { line, offset, bytes, kind: 'oversized', type: null, subtype: null, timestamp: null, role: null, preview: `[line of ${bytes} bytes not read]`, object: null, text: null };
+  return {
+    line,
+    offset,
+    bytes,
+    kind: 'oversized',
+    type: null,
+    subtype: null,
+    timestamp: null,
+    role: null,
+    preview: `[line of ${bytes} bytes not read]`,
+    object: null,
+    text: null,
+  };
 }

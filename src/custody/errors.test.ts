@@ -35,7 +35,14 @@ describe('custody errors', () => {
 
 describe('sessionId', () => {
   it('accepts the ids agents write', () => {
-    for (const id of ['0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f', 'agent-a0ad4f44468bdf20d', 'ses_abc', 'rollout-2026-02-23T20-34-25-019c8bfe', 'a.b']) expect(sessionId(id)).toBe(id);
+    for (const id of [
+      '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f',
+      'agent-a0ad4f44468bdf20d',
+      'ses_abc',
+      'rollout-2026-02-23T20-34-25-019c8bfe',
+      'a.b',
+    ])
+      expect(sessionId(id)).toBe(id);
   });
 
   it('rejects anything a path could be steered with, before any path is built', () => {

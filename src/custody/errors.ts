@@ -1,5 +1,7 @@
 // Custody's typed errors: a `code` a caller can branch on and a message that says what to do.
 
+import { AgentlogError, type ErrorKind } from '../errors.js';
+
 export const custodyErrorCodes = [
   'SessionNotFound',
   'SubAgentNotFound',
@@ -17,15 +19,31 @@ export const custodyErrorCodes = [
 ] as const;
 export type CustodyErrorCode = (typeof custodyErrorCodes)[number];
 
-export class CustodyError extends Error {
+const kindOf: Record<CustodyErrorCode, ErrorKind> = {
+  SessionNotFound: 'not_found',
+  SubAgentNotFound: 'not_found',
+  PageSourceMoved: 'usage',
+  InvalidPageSize: 'usage',
+  InvalidPageToken: 'usage',
+  InvalidSessionId: 'usage',
+  InstallationKeyTaken: 'usage',
+  InvalidInstallationName: 'usage',
+  CorruptTranscript: 'failed',
+  NotPageable: 'usage',
+  CustodyBusy: 'conflict',
+  UnsafePath: 'failed',
+  IOError: 'failed',
+};
+
+export class CustodyError extends AgentlogError<CustodyErrorCode> {
   constructor(
-    readonly code: CustodyErrorCode,
+    code: CustodyErrorCode,
     message: string,
     /** The file or folder the error is about, where there is one. */
     readonly path?: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, kindOf[code], message, options);
     this.name = 'CustodyError';
   }
 }
@@ -39,28 +57,48 @@ export const maxPageSize = 10_000;
 
 /** Strips C0, DEL and C1 control characters, then cuts to 40 characters, so a hostile id cannot garble a terminal. */
 export function printable(value: string, max = 40): string {
-  // eslint-disable-next-line no-control-regex
   const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
 export const custodyErrors = {
   sessionNotFound: (id: string, where: string): CustodyError =>
-    new CustodyError('SessionNotFound', `no session "${printable(id)}" in ${where} or its kept copy; \`agentlog scan\` lists the sessions agentlog can see`),
+    new CustodyError(
+      'SessionNotFound',
+      `no session "${printable(id)}" in ${where} or its kept copy; \`agentlog scan\` lists the sessions agentlog can see`,
+    ),
   subAgentNotFound: (id: string, key: string): CustodyError =>
-    new CustodyError('SubAgentNotFound', `session "${printable(id)}" has no sub-agent linked to "${printable(key)}" (give the launching tool_use id or the sub-agent id)`),
+    new CustodyError(
+      'SubAgentNotFound',
+      `session "${printable(id)}" has no sub-agent linked to "${printable(key)}" (give the launching tool_use id or the sub-agent id)`,
+    ),
   pageSourceMoved: (id: string, now: string): CustodyError =>
-    new CustodyError('PageSourceMoved', `session "${printable(id)}" now reads from ${now}, not the file this page token was minted against; restart from the latest page (agentlog tail)`, now),
+    new CustodyError(
+      'PageSourceMoved',
+      `session "${printable(id)}" now reads from ${now}, not the file this page token was minted against; restart from the latest page (agentlog tail)`,
+      now,
+    ),
   invalidPageSize: (n: number): CustodyError =>
-    new CustodyError('InvalidPageSize', `page size ${Number.isFinite(n) ? n : String(n)} is out of range: give a whole number from 1 to ${maxPageSize}`),
+    new CustodyError(
+      'InvalidPageSize',
+      `page size ${Number.isFinite(n) ? n : String(n)} is out of range: give a whole number from 1 to ${maxPageSize}`,
+    ),
   invalidPageToken: (why: string): CustodyError =>
     new CustodyError('InvalidPageToken', `this page token cannot be used (${why}); restart from the latest page (agentlog tail)`),
   invalidSessionId: (value: string): CustodyError =>
-    new CustodyError('InvalidSessionId', `"${printable(value)}" is not a session id: ids are letters, digits, '.', '_' and '-' (no '/', '..', NUL or control characters)`),
+    new CustodyError(
+      'InvalidSessionId',
+      `"${printable(value)}" is not a session id: ids are letters, digits, '.', '_' and '-' (no '/', '..', NUL or control characters)`,
+    ),
   corruptTranscript: (path: string, why: string): CustodyError =>
     new CustodyError('CorruptTranscript', `${path} cannot be paged: ${why}; \`agentlog show\` still reads it whole`, path),
   io: (path: string, what: string, cause: unknown): CustodyError =>
-    new CustodyError('IOError', `cannot ${what} ${path}: ${cause instanceof Error ? cause.message : String(cause)}; check that it exists and you may read it`, path, { cause }),
+    new CustodyError(
+      'IOError',
+      `cannot ${what} ${path}: ${cause instanceof Error ? cause.message : String(cause)}; check that it exists and you may read it`,
+      path,
+      { cause },
+    ),
   unsafePath: (path: string, why: string): CustodyError =>
     new CustodyError('UnsafePath', `refusing ${path}: ${why}; custody never follows symbolic links (remove the link and keep again)`, path),
 };

@@ -30,7 +30,12 @@ export type CustodyFacts = z.infer<typeof custodyFactsSchema>;
  * Writes the facts unless they exist, through the keep's publisher: the temp is made durable with the
  * batch and then linked into place, so the facts are whole or absent, and an existing file is kept.
  */
-export async function stageFactsOnce(root: string, mainRel: string, make: () => Promise<CustodyFacts>, publisher: Publisher): Promise<'written' | 'present'> {
+export async function stageFactsOnce(
+  root: string,
+  mainRel: string,
+  make: () => Promise<CustodyFacts>,
+  publisher: Publisher,
+): Promise<'written' | 'present'> {
   const path = join(root, factsRel(mainRel));
   const st = lstatNow(path);
   if (st !== null) {

@@ -45,7 +45,6 @@ export interface FollowStart {
   reason?: RestartReason;
 }
 
-
 class Waker {
   private pending: (() => void) | null = null;
   private woken = false;
@@ -76,7 +75,11 @@ class Waker {
 }
 
 /** Yields batches until `signal` aborts; throws SessionNotFound once the session is gone everywhere. */
-export async function* followTranscript(start: FollowStart, relocate: () => Promise<Located | null>, opts: FollowOptions = {}): AsyncGenerator<FollowBatch> {
+export async function* followTranscript(
+  start: FollowStart,
+  relocate: () => Promise<Located | null>,
+  opts: FollowOptions = {},
+): AsyncGenerator<FollowBatch> {
   const pollMs = opts.pollMs ?? 1000;
   const grace = opts.missingGraceMs ?? 5000;
   const waker = new Waker();

@@ -2,7 +2,14 @@ import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
-import { derivedKey, installationName, installationsOf, listInstallations, listInstallationsSync, openInstallation } from './installation.js';
+import {
+  derivedKey,
+  installationName,
+  installationsOf,
+  listInstallations,
+  listInstallationsSync,
+  openInstallation,
+} from './installation.js';
 
 const now = (): number => Date.parse('2026-01-01T00:00:00Z');
 
@@ -37,14 +44,21 @@ describe('installations', () => {
     const one = await openInstallation({ stateRoot: state, agent: 'claude_code', home: join(dir, 'one'), name: 'work', version: '1', now });
     expect(one.key).toBe('work');
     // Without a name the home's existing installation is reused.
-    expect((await openInstallation({ stateRoot: state, agent: 'claude_code', home: join(dir, 'one'), version: '1', now })).key).toBe('work');
-    await expect(openInstallation({ stateRoot: state, agent: 'claude_code', home: join(dir, 'two'), name: 'work', version: '1', now })).rejects.toMatchObject({ code: 'InstallationKeyTaken' });
-    await expect(openInstallation({ stateRoot: state, agent: 'codex', home: join(dir, 'one'), name: 'work', version: '1', now })).rejects.toMatchObject({ code: 'InstallationKeyTaken' });
+    expect((await openInstallation({ stateRoot: state, agent: 'claude_code', home: join(dir, 'one'), version: '1', now })).key).toBe(
+      'work',
+    );
+    await expect(
+      openInstallation({ stateRoot: state, agent: 'claude_code', home: join(dir, 'two'), name: 'work', version: '1', now }),
+    ).rejects.toMatchObject({ code: 'InstallationKeyTaken' });
+    await expect(
+      openInstallation({ stateRoot: state, agent: 'codex', home: join(dir, 'one'), name: 'work', version: '1', now }),
+    ).rejects.toMatchObject({ code: 'InstallationKeyTaken' });
   });
 
   it('accept only plain names', () => {
     expect(installationName('laptop-2')).toBe('laptop-2');
-    for (const bad of ['', '..', 'a/b', '.x', 'a b', 'x'.repeat(65), 'a..b']) expect(() => installationName(bad), bad).toThrow(expect.objectContaining({ code: 'InvalidInstallationName' }));
+    for (const bad of ['', '..', 'a/b', '.x', 'a b', 'x'.repeat(65), 'a..b'])
+      expect(() => installationName(bad), bad).toThrow(expect.objectContaining({ code: 'InvalidInstallationName' }));
   });
 
   it('refuse a kept folder that is a symbolic link', async () => {
@@ -53,6 +67,8 @@ describe('installations', () => {
     await mkdir(join(state, 'kept'), { recursive: true });
     await mkdir(join(dir, 'elsewhere'));
     await symlink(join(dir, 'elsewhere'), join(state, 'kept', 'evil'));
-    await expect(openInstallation({ stateRoot: state, agent: 'claude_code', home: join(dir, 'h'), name: 'evil', version: '1', now })).rejects.toMatchObject({ code: 'UnsafePath' });
+    await expect(
+      openInstallation({ stateRoot: state, agent: 'claude_code', home: join(dir, 'h'), name: 'evil', version: '1', now }),
+    ).rejects.toMatchObject({ code: 'UnsafePath' });
   });
 });

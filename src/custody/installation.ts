@@ -38,7 +38,10 @@ const maxRecordBytes = 64 * 1024;
 /** A name given with --installation: a plain folder name. */
 export function installationName(name: string): string {
   if (!namePattern.test(name) || name.includes('..')) {
-    throw new CustodyError('InvalidInstallationName', `"${printable(name)}" cannot name an installation: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit`);
+    throw new CustodyError(
+      'InvalidInstallationName',
+      `"${printable(name)}" cannot name an installation: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    );
   }
   return name;
 }
@@ -164,7 +167,11 @@ export async function openInstallation(opts: OpenInstallationOptions): Promise<I
   const root = keptRoot(opts.stateRoot, key);
   await ensureDirs(opts.stateRoot, `kept/${key}`);
   const taken = (record: InstallationRecord): CustodyError =>
-    new CustodyError('InstallationKeyTaken', `installation "${key}" already keeps ${record.agent} home ${record.home}, not ${opts.home}; choose another --installation name`, root);
+    new CustodyError(
+      'InstallationKeyTaken',
+      `installation "${key}" already keeps ${record.agent} home ${record.home}, not ${opts.home}; choose another --installation name`,
+      root,
+    );
   const found = readRecord(root);
   if (found !== null) {
     if (!holdsHome(found, opts.agent, opts.home, canonical)) throw taken(found);

@@ -151,7 +151,8 @@ async function extend(src: ByteSource, dest: string, from: number, publisher: Pu
     const b = Buffer.allocUnsafe(prefixProbeBytes);
     const head = Math.min(prefixProbeBytes, from);
     const tailStart = Math.max(head, from - prefixProbeBytes);
-    isPrefix = stat.size === from && (await sameRange(kept, src, 0, head, a, b)) && (await sameRange(kept, src, tailStart, from - tailStart, a, b));
+    isPrefix =
+      stat.size === from && (await sameRange(kept, src, 0, head, a, b)) && (await sameRange(kept, src, tailStart, from - tailStart, a, b));
   } finally {
     closeQuiet(kept);
   }
@@ -171,7 +172,8 @@ async function extend(src: ByteSource, dest: string, from: number, publisher: Pu
     await pump(src, from, src.size, (chunk) => writeFull(out, chunk, null));
     await out.sync();
     const after = (await out.stat()).size;
-    if (after !== src.size) throw custodyErrors.io(dest, 'verify', new Error(`it is ${after} bytes after the append, expected ${src.size}`));
+    if (after !== src.size)
+      throw custodyErrors.io(dest, 'verify', new Error(`it is ${after} bytes after the append, expected ${src.size}`));
     await setTime(out, src.mtimeMs);
   } finally {
     await out.close();

@@ -63,7 +63,7 @@ describe('keep with a manifest', () => {
     expect([after.ino, after.mtimeMs]).toEqual([manifest.ino, manifest.mtimeMs]);
   });
 
-  it('trusts size, mtime and inode like rsync\'s quick check; without the manifest the tail rule catches the edit', async () => {
+  it("trusts size, mtime and inode like rsync's quick check; without the manifest the tail rule catches the edit", async () => {
     const { t, root } = await keptHome();
     const original = await readFile(t.vendor(smallRel));
     await editTailKeepingTime(t.vendor(smallRel), 'EDITED');
@@ -181,7 +181,7 @@ describe('KeepManifest', () => {
     expect(n.vouchesFor('a.jsonl', facts(6))).toBe(false);
     expect(n.vouchesFor('b.jsonl', facts(6))).toBe(false);
     expect(n.vouchesForExport('e.jsonl', from)).toBe(true);
-    expect(n.vouchesForExport('e.jsonl', [{ ...from[0] as SessionFile, mtimeMs: 1_000_001 }])).toBe(false);
+    expect(n.vouchesForExport('e.jsonl', [{ ...(from[0] as SessionFile), mtimeMs: 1_000_001 }])).toBe(false);
     expect(n.hasFacts('a.jsonl')).toBe(true);
     // The dropped entry made it dirty once; after that an unchanged run writes nothing.
     expect(await n.save(false)).toBe(true);

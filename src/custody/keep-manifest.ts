@@ -72,7 +72,8 @@ function exportRow(v: unknown): ExportMark | null {
   return { from, size: v.size };
 }
 
-const sameFacts = (a: FileFacts, b: FileFacts): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.dev === b.dev && a.ino === b.ino;
+const sameFacts = (a: FileFacts, b: FileFacts): boolean =>
+  a.size === b.size && a.mtimeMs === b.mtimeMs && a.dev === b.dev && a.ino === b.ino;
 const sameStamps = (a: readonly SessionFile[], b: readonly SessionFile[]): boolean =>
   a.length === b.length && a.every((s, i) => s.path === b[i]?.path && s.size === b[i]?.size && s.mtimeMs === b[i]?.mtimeMs);
 
@@ -181,7 +182,16 @@ export class KeepManifest {
       m.changed = true;
       return m;
     }
-    if (!isObj(doc) || doc.format !== format || doc.version !== version || doc.installation !== scope.installation || doc.home !== scope.home || !isObj(doc.files) || !isObj(doc.exports) || !Array.isArray(doc.facts)) {
+    if (
+      !isObj(doc) ||
+      doc.format !== format ||
+      doc.version !== version ||
+      doc.installation !== scope.installation ||
+      doc.home !== scope.home ||
+      !isObj(doc.files) ||
+      !isObj(doc.exports) ||
+      !Array.isArray(doc.facts)
+    ) {
       m.changed = true;
       return m;
     }
@@ -221,7 +231,10 @@ export class KeepManifest {
   /** The kept copy now equals the vendor file as `facts` describe it (read from the opened file). */
   recordFile(rel: string, facts: FileFacts): void {
     this.seen.add(rel);
-    if (this.racy(facts.mtimeMs)) return this.forget(rel);
+    if (this.racy(facts.mtimeMs)) {
+      this.forget(rel);
+      return;
+    }
     const last = this.files.get(rel);
     if (last !== undefined && sameFacts(last, facts)) return;
     this.files.set(rel, { size: facts.size, mtimeMs: facts.mtimeMs, dev: facts.dev, ino: facts.ino });
@@ -230,7 +243,10 @@ export class KeepManifest {
   /** The kept export now equals what `from` gave (stamps from discovery, taken before the export was made). */
   recordExport(rel: string, from: readonly SessionFile[], size: number): void {
     this.seen.add(rel);
-    if (from.length === 0 || from.some((s) => this.racy(s.mtimeMs))) return this.forget(rel);
+    if (from.length === 0 || from.some((s) => this.racy(s.mtimeMs))) {
+      this.forget(rel);
+      return;
+    }
     const last = this.exports.get(rel);
     if (last !== undefined && last.size === size && sameStamps(last.from, from)) return;
     this.exports.set(rel, { from: from.map((s) => ({ path: s.path, size: s.size, mtimeMs: s.mtimeMs })), size });
@@ -273,7 +289,9 @@ export class KeepManifest {
       installation: this.scope.installation,
       home: this.scope.home,
       files: Object.fromEntries(this.files.entries().map(([rel, f]): [string, FileRow] => [rel, [f.size, f.mtimeMs, f.dev, f.ino]])),
-      exports: Object.fromEntries(this.exports.entries().map(([rel, e]) => [rel, { from: e.from.map((s): StampRow => [s.path, s.size, s.mtimeMs]), size: e.size }])),
+      exports: Object.fromEntries(
+        this.exports.entries().map(([rel, e]) => [rel, { from: e.from.map((s): StampRow => [s.path, s.size, s.mtimeMs]), size: e.size }]),
+      ),
       facts: [...this.facts],
     };
     return Buffer.from(JSON.stringify(doc));

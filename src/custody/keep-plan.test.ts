@@ -25,7 +25,13 @@ describe('planKeep', () => {
   });
 
   it('copies a new sub-agent file beside kept ones, and never plans a file only custody holds', () => {
-    const plan = planKeep([src('s.jsonl', 5), src('s/subagents/agent-2.jsonl', 4)], kept([['s.jsonl', { size: 5, mtimeMs: 1000 }], ['s/subagents/agent-1.jsonl', { size: 9, mtimeMs: 1 }]]));
+    const plan = planKeep(
+      [src('s.jsonl', 5), src('s/subagents/agent-2.jsonl', 4)],
+      kept([
+        ['s.jsonl', { size: 5, mtimeMs: 1000 }],
+        ['s/subagents/agent-1.jsonl', { size: 9, mtimeMs: 1 }],
+      ]),
+    );
     expect(plan).toEqual([
       { kind: 'tail', relPath: 's.jsonl' },
       { kind: 'copy', relPath: 's/subagents/agent-2.jsonl' },
@@ -43,13 +49,16 @@ describe('planKeep', () => {
 
   it('gives exactly one action per source file (property)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 4 }), fc.nat(20), fc.option(fc.nat(20))), { selector: (t) => t[0] }), (rows) => {
-        const sources = rows.map(([r, size]) => src(r, size));
-        const k = kept(rows.map(([r, , ks]) => [r, ks === null ? null : { size: ks, mtimeMs: 1000 }]));
-        const plan = planKeep(sources, k);
-        expect(plan.map((a) => a.relPath).sort()).toEqual(rows.map((r) => r[0]).sort());
-        for (const a of plan) if (a.kind === 'extend') expect(a.from).toBe(k.get(a.relPath)?.size);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 4 }), fc.nat(20), fc.option(fc.nat(20))), { selector: (t) => t[0] }),
+        (rows) => {
+          const sources = rows.map(([r, size]) => src(r, size));
+          const k = kept(rows.map(([r, , ks]) => [r, ks === null ? null : { size: ks, mtimeMs: 1000 }]));
+          const plan = planKeep(sources, k);
+          expect(plan.map((a) => a.relPath).sort()).toEqual(rows.map((r) => r[0]).sort());
+          for (const a of plan) if (a.kind === 'extend') expect(a.from).toBe(k.get(a.relPath)?.size);
+        },
+      ),
     );
   });
 });

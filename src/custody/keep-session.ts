@@ -72,7 +72,8 @@ function fileFacts(run: KeepRun, session: DiscoveredSession, entry: TreeEntry & 
  * that database makes each of its exports be made and compared again).
  */
 async function exportFacts(run: KeepRun, session: DiscoveredSession, entry: TreeEntry & { kind: 'export' }, rel: string): Promise<Planned> {
-  if (run.manifest.vouchesForExport(rel, session.files)) return { rel, entry, facts: { relPath: rel, size: 0, mtimeMs: null, vouched: true } };
+  if (run.manifest.vouchesForExport(rel, session.files))
+    return { rel, entry, facts: { relPath: rel, size: 0, mtimeMs: null, vouched: true } };
   const data = await entry.produce();
   return { rel, entry, facts: { relPath: rel, size: data.length, mtimeMs: null }, data };
 }
@@ -112,7 +113,8 @@ async function openSource(run: KeepRun, p: Planned): Promise<ByteSource> {
 /** Tells the manifest the kept copy now equals the source as it was opened. */
 function remember(run: KeepRun, session: DiscoveredSession, p: Planned, src: ByteSource): void {
   if (p.entry.kind === 'export') run.manifest.recordExport(p.rel, session.files, src.size);
-  else if (src.identity !== null && src.mtimeMs !== null) run.manifest.recordFile(p.rel, { size: src.size, mtimeMs: src.mtimeMs, ...src.identity });
+  else if (src.identity !== null && src.mtimeMs !== null)
+    run.manifest.recordFile(p.rel, { size: src.size, mtimeMs: src.mtimeMs, ...src.identity });
   else run.manifest.forget(p.rel);
 }
 
@@ -135,7 +137,12 @@ async function settle(run: KeepRun, session: DiscoveredSession, p: Planned, src:
  * Carries out the actions that touch custody (not skips), a few files at once. Resolves once every
  * new copy is written and staged; `settled` fills the report once they are all in place.
  */
-async function carryOut(run: KeepRun, session: DiscoveredSession, planned: readonly Planned[], report: SessionKeepReport): Promise<{ settled: Promise<void> }> {
+async function carryOut(
+  run: KeepRun,
+  session: DiscoveredSession,
+  planned: readonly Planned[],
+  report: SessionKeepReport,
+): Promise<{ settled: Promise<void> }> {
   // The kept side is looked at only for files the manifest does not vouch for.
   const kept = new Map<string, KeptFacts | null>();
   const byRel = new Map<string, Planned>();
@@ -151,7 +158,10 @@ async function carryOut(run: KeepRun, session: DiscoveredSession, planned: reado
     }
     byRel.set(p.rel, p);
   }
-  const plan = planKeep([...byRel.values()].map((p) => p.facts), kept);
+  const plan = planKeep(
+    [...byRel.values()].map((p) => p.facts),
+    kept,
+  );
   const work = plan.filter((a) => a.kind !== 'skip');
   // Each settles on its own (a copy's publication rejects into its failure): wrapped so that
   // mapPool does not wait for publication.

@@ -4,8 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import { readFacts } from './facts.js';
 import { keptRoot } from './paths.js';
-import { claudeHome, demoAgent, demoId, jsonlReader, mainRel, sampleId, smallId, treeBytes, writeSession, line } from './test-support/homes.js';
-import { Catalog } from './catalog.js';
+import {
+  claudeHome,
+  demoAgent,
+  demoId,
+  jsonlReader,
+  mainRel,
+  sampleId,
+  smallId,
+  treeBytes,
+  writeSession,
+  line,
+} from './test-support/homes.js';
+import type { Catalog } from './catalog.js';
 
 const demoRel = mainRel('-subagent-demo', demoId);
 const demoSub = `projects/-subagent-demo/${demoId}/subagents/agent-${demoAgent}.jsonl`;
@@ -44,7 +55,15 @@ describe('keep', () => {
     await catalog.keep({ ids: [demoId] });
     const root = await onlyRoot(catalog);
     const facts = await readFacts(root, demoRel);
-    expect(facts).toMatchObject({ version: 1, agent: 'claude_code', session_id: demoId, cwd: '/tmp', source_path: t.vendor(demoRel), first_kept_at: '2026-01-02T03:04:05.000Z', agentlog_version: '0.0.0-test' });
+    expect(facts).toMatchObject({
+      version: 1,
+      agent: 'claude_code',
+      session_id: demoId,
+      cwd: '/tmp',
+      source_path: t.vendor(demoRel),
+      first_kept_at: '2026-01-02T03:04:05.000Z',
+      agentlog_version: '0.0.0-test',
+    });
     expect(facts?.installation_key).toBe(root.split('/').at(-1));
     await appendFile(t.vendor(demoRel), `${line(1)}\n`);
     await (await t.catalog({ now: () => 0, version: '9' })).keep({ ids: [demoId] });
@@ -125,13 +144,30 @@ describe('keep', () => {
     await rm(t.vendor('projects/-subagent-demo'), { recursive: true });
     const before = await treeBytes(root);
     const r2 = await (await t.catalog()).keep({ ids: [demoId] });
-    expect(r2.sessions).toEqual([{ agent: 'claude_code', session_id: demoId, root: 'kept', installation: root.split('/').at(-1), copied: [], extended: [], refreshed: [], skipped: [], failed: [] }]);
+    expect(r2.sessions).toEqual([
+      {
+        agent: 'claude_code',
+        session_id: demoId,
+        root: 'kept',
+        installation: root.split('/').at(-1),
+        copied: [],
+        extended: [],
+        refreshed: [],
+        skipped: [],
+        failed: [],
+      },
+    ]);
     expect(await treeBytes(root)).toEqual(before);
   });
 
-  it('reports one file\'s failure and keeps the rest', async () => {
+  it("reports one file's failure and keeps the rest", async () => {
     const t = await claudeHome();
-    const reader = jsonlReader({ extraTree: () => [{ relPath: '../escape.jsonl', kind: 'file', path: '/etc/hostname' }, { relPath: 'exports/db.jsonl', kind: 'export', produce: async () => Buffer.from('{"row":1}\n') }] });
+    const reader = jsonlReader({
+      extraTree: () => [
+        { relPath: '../escape.jsonl', kind: 'file', path: '/etc/hostname' },
+        { relPath: 'exports/db.jsonl', kind: 'export', produce: async () => Buffer.from('{"row":1}\n') },
+      ],
+    });
     await writeSession(t.claude, 's1', [line(1)]);
     const catalog = await t.catalog({ agents: [{ reader, homes: [t.claude] }] });
     const r = await catalog.keep();
@@ -165,7 +201,10 @@ describe('keep refuses symbolic links', () => {
     const subDir = t.vendor(`projects/-subagent-demo/${demoId}/subagents`);
     await symlink(join(outside, 'secret.jsonl'), join(subDir, 'agent-evil.jsonl'));
     const reader = jsonlReader({
-      extraTree: (s) => (s.sessionId === 'plain' ? [{ relPath: 'sessions/linked-dir/agent-x.jsonl', kind: 'file', path: join(s.home, 'sessions/linked-dir/agent-x.jsonl') }] : []),
+      extraTree: (s) =>
+        s.sessionId === 'plain'
+          ? [{ relPath: 'sessions/linked-dir/agent-x.jsonl', kind: 'file', path: join(s.home, 'sessions/linked-dir/agent-x.jsonl') }]
+          : [],
     });
     await mkdir(t.vendor('sessions'), { recursive: true });
     await symlink(join(outside, 'secret.jsonl'), t.vendor('sessions/linkedmain.jsonl'));

@@ -50,7 +50,14 @@ export interface KeepHomeReport {
 /** Keeps the given (or every) session of one agent home, under the installation's lock. */
 export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
   const observedAt = opts.observedAt ?? opts.now();
-  const installation = await openInstallation({ stateRoot: opts.stateRoot, agent: opts.reader.id, home: opts.home, name: opts.installationName, version: opts.version, now: opts.now });
+  const installation = await openInstallation({
+    stateRoot: opts.stateRoot,
+    agent: opts.reader.id,
+    home: opts.home,
+    name: opts.installationName,
+    version: opts.version,
+    now: opts.now,
+  });
   const lock = await acquireLock(installation.root, { waitMs: opts.lockWaitMs });
   const publisher = new Publisher(installation.root);
   try {
@@ -66,7 +73,18 @@ export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
     opts.onTotal?.(sessions.length);
     const home = canonicalHomeSync(opts.home);
     const manifest = await KeepManifest.load({ root: installation.root, installation: installation.key, home, observedAt });
-    const run: KeepRun = { installation, home, version: opts.version, now: opts.now, vendorDirs: new Set(), vendorRelDirs: new Set(), keptDirs: new Set(), claimed: new Set(), manifest, publisher };
+    const run: KeepRun = {
+      installation,
+      home,
+      version: opts.version,
+      now: opts.now,
+      vendorDirs: new Set(),
+      vendorRelDirs: new Set(),
+      keptDirs: new Set(),
+      claimed: new Set(),
+      manifest,
+      publisher,
+    };
     let done = 0;
     // A session's slot is free once its copies are written; they are published in batches meanwhile.
     const reports = new Array<Promise<SessionKeepReport | null>>(sessions.length).fill(Promise.resolve(null));
@@ -85,7 +103,10 @@ export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
       await manifest.save(complete && opts.signal?.aborted !== true);
     } catch (error) {
       // Only the next keep's speed depends on it.
-      problems.push({ ...failure(manifestFile, error), message: `the keep manifest could not be saved (the next keep compares every file again): ${errorMessage(error)}` });
+      problems.push({
+        ...failure(manifestFile, error),
+        message: `the keep manifest could not be saved (the next keep compares every file again): ${errorMessage(error)}`,
+      });
     }
     return { installation, home: opts.home, sessions: all.filter((r): r is SessionKeepReport => r !== null), problems };
   } finally {

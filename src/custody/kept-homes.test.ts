@@ -19,7 +19,9 @@ describe('kept roots as extra homes', () => {
     expect(withKept[0]?.homes).toEqual([t.claude, root]);
     expect(withKept[1]?.homes).toEqual([join(t.home, 'pi')]);
     // Another Claude Code home does not read this installation's copies.
-    expect(withKeptRoots([{ reader: claudeCodeReader, homes: [join(t.home, 'elsewhere')] }], t.state)[0]?.homes).toEqual([join(t.home, 'elsewhere')]);
+    expect(withKeptRoots([{ reader: claudeCodeReader, homes: [join(t.home, 'elsewhere')] }], t.state)[0]?.homes).toEqual([
+      join(t.home, 'elsewhere'),
+    ]);
     expect(vendorHomes(withKept, [t.state])[0]?.homes).toEqual([t.claude]);
   });
 });

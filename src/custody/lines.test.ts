@@ -12,7 +12,12 @@ async function fileWith(content: string | Buffer): Promise<{ path: string; handl
   return { path, handle: await open(path, 'r') };
 }
 
-const opts = (extra: Partial<BackwardOptions> = {}): BackwardOptions => ({ maxLineBytes: 1 << 20, scanBudgetBytes: 8 << 20, path: 't', ...extra });
+const opts = (extra: Partial<BackwardOptions> = {}): BackwardOptions => ({
+  maxLineBytes: 1 << 20,
+  scanBudgetBytes: 8 << 20,
+  path: 't',
+  ...extra,
+});
 
 async function tail(content: string | Buffer, want: number, extra: Partial<BackwardOptions> = {}, end?: number) {
   const { handle } = await fileWith(content);
@@ -80,9 +85,17 @@ describe('backwardLines', () => {
 
   it('gives an over-long line without its text, and fails CorruptTranscript past the scan budget', async () => {
     const r = await tail(`a\n${'z'.repeat(50)}\nb\n`, 3, { maxLineBytes: 10, blockBytes: 8 });
-    expect(r.lines.map((l) => [l.text, l.bytes])).toEqual([['a', 1], [null, 50], ['b', 1]]);
-    await expect(tail(`a\n${'z'.repeat(50)}\nb\n`, 3, { maxLineBytes: 10, scanBudgetBytes: 40, blockBytes: 8 })).rejects.toSatisfy((e) => isCustodyError(e, 'CorruptTranscript'));
-    await expect(tail('z'.repeat(100), 1, { scanBudgetBytes: 40, blockBytes: 8 })).rejects.toSatisfy((e) => isCustodyError(e, 'CorruptTranscript'));
+    expect(r.lines.map((l) => [l.text, l.bytes])).toEqual([
+      ['a', 1],
+      [null, 50],
+      ['b', 1],
+    ]);
+    await expect(tail(`a\n${'z'.repeat(50)}\nb\n`, 3, { maxLineBytes: 10, scanBudgetBytes: 40, blockBytes: 8 })).rejects.toSatisfy((e) =>
+      isCustodyError(e, 'CorruptTranscript'),
+    );
+    await expect(tail('z'.repeat(100), 1, { scanBudgetBytes: 40, blockBytes: 8 })).rejects.toSatisfy((e) =>
+      isCustodyError(e, 'CorruptTranscript'),
+    );
   });
 
   it('tails a 10,000-line file without reading its start', async () => {
@@ -103,22 +116,30 @@ describe('backwardLines', () => {
 
   it('walks the whole file page by page, matching a forward split (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/[\r\n]/g, '')), { maxLength: 40 }), fc.integer({ min: 1, max: 7 }), fc.integer({ min: 2, max: 20 }), async (lines, want, blockBytes) => {
-        const { handle } = await fileWith(lines.map((l) => `${l}\n`).join(''));
-        try {
-          const seen: string[] = [];
-          let end = (await handle.stat()).size;
-          for (let guard = 0; guard < 100; guard++) {
-            const r = await backwardLines(handle, end, want, opts({ blockBytes }));
-            seen.unshift(...r.lines.map((l) => l.text ?? ''));
-            if (r.reachedStart || r.lines.length === 0) break;
-            end = (r.lines[0] as Line).offset;
+      fc.asyncProperty(
+        fc.array(
+          fc.string({ unit: 'grapheme', maxLength: 30 }).map((s) => s.replace(/[\r\n]/g, '')),
+          { maxLength: 40 },
+        ),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 2, max: 20 }),
+        async (lines, want, blockBytes) => {
+          const { handle } = await fileWith(lines.map((l) => `${l}\n`).join(''));
+          try {
+            const seen: string[] = [];
+            let end = (await handle.stat()).size;
+            for (let guard = 0; guard < 100; guard++) {
+              const r = await backwardLines(handle, end, want, opts({ blockBytes }));
+              seen.unshift(...r.lines.map((l) => l.text ?? ''));
+              if (r.reachedStart || r.lines.length === 0) break;
+              end = (r.lines[0] as Line).offset;
+            }
+            expect(seen).toEqual(lines);
+          } finally {
+            await handle.close();
           }
-          expect(seen).toEqual(lines);
-        } finally {
-          await handle.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });

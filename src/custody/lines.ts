@@ -116,7 +116,10 @@ export async function backwardLines(handle: FileHandle, end: number, want: numbe
   const keep = (piece: Buffer): void => {
     pieceBytes += piece.length;
     if (pieceBytes > opts.scanBudgetBytes) {
-      throw custodyErrors.corruptTranscript(opts.path, `no line break in the ${opts.scanBudgetBytes} bytes before byte ${lineEnd ?? end}, so it is not a line-per-record transcript`);
+      throw custodyErrors.corruptTranscript(
+        opts.path,
+        `no line break in the ${opts.scanBudgetBytes} bytes before byte ${lineEnd ?? end}, so it is not a line-per-record transcript`,
+      );
     }
     if (oversized || pieceBytes > opts.maxLineBytes) {
       oversized = true;
@@ -134,7 +137,10 @@ export async function backwardLines(handle: FileHandle, end: number, want: numbe
       if (nl === -1) {
         if (lineEnd !== null) keep(block.subarray(0, scanEnd));
         else if (end - start > opts.scanBudgetBytes) {
-          throw custodyErrors.corruptTranscript(opts.path, `no line break in its last ${opts.scanBudgetBytes} bytes, so it is not a line-per-record transcript`);
+          throw custodyErrors.corruptTranscript(
+            opts.path,
+            `no line break in its last ${opts.scanBudgetBytes} bytes, so it is not a line-per-record transcript`,
+          );
         }
         break;
       }

@@ -50,7 +50,7 @@ async function isFileThere(path: string): Promise<boolean> {
   try {
     const st = await lstatOrNull(path);
     // A link is never read through, and a folder is not a transcript.
-    return st !== null && st.isFile();
+    return st?.isFile() === true;
   } catch (error) {
     throw custodyErrors.io(path, 'tell whether a session exists at', error);
   }
@@ -110,7 +110,14 @@ async function findUnder(reader: AgentReader, rootPath: string, id: SessionId, c
   return null;
 }
 
-function located(scope: Scope, root: RecordRoot, rootPath: string, installation: Installation | null, id: string, hit: Hit): Located | null {
+function located(
+  scope: Scope,
+  root: RecordRoot,
+  rootPath: string,
+  installation: Installation | null,
+  id: string,
+  hit: Hit,
+): Located | null {
   if (!isInside(rootPath, hit.main)) return null;
   return {
     agent: scope.reader.id,

@@ -37,7 +37,8 @@ const unwrittenGraceMs = 5_000;
 function parseOwner(text: string): LockOwner | null {
   try {
     const v = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.nonce === 'string' && typeof v.started_at === 'string') return v as LockOwner;
+    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.nonce === 'string' && typeof v.started_at === 'string')
+      return v as LockOwner;
   } catch {
     // fall through
   }
@@ -91,7 +92,12 @@ export async function acquireLock(root: string, opts: LockOptions = {}): Promise
   const now = opts.now ?? Date.now;
   const deadline = now() + (opts.waitMs ?? 10_000);
   let recovered = false;
-  const me: LockOwner = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex'), started_at: new Date(now()).toISOString() };
+  const me: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    nonce: randomBytes(8).toString('hex'),
+    started_at: new Date(now()).toISOString(),
+  };
   for (;;) {
     try {
       const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, fileMode);
@@ -128,7 +134,11 @@ export async function acquireLock(root: string, opts: LockOptions = {}): Promise
     }
     if (now() >= deadline) {
       const who = held.owner === null ? 'another keep' : `another keep (pid ${held.owner.pid} on ${held.owner.host})`;
-      throw new CustodyError('CustodyBusy', `${who} is writing this installation; wait for it to finish or, if none is running, delete ${path}`, path);
+      throw new CustodyError(
+        'CustodyBusy',
+        `${who} is writing this installation; wait for it to finish or, if none is running, delete ${path}`,
+        path,
+      );
     }
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
   }

@@ -76,7 +76,18 @@ export interface TokenSource {
 }
 
 export async function mintToken(src: TokenSource, handle: FileHandle, id: FileIdentity, offset: number): Promise<string> {
-  return encodeToken({ v: 1, a: src.agent, s: src.sessionId, r: src.root, root: src.rootPath, p: src.relPath, dev: id.dev, ino: id.ino, h: await offsetHash(handle, offset), o: offset });
+  return encodeToken({
+    v: 1,
+    a: src.agent,
+    s: src.sessionId,
+    r: src.root,
+    root: src.rootPath,
+    p: src.relPath,
+    dev: id.dev,
+    ino: id.ino,
+    h: await offsetHash(handle, offset),
+    o: offset,
+  });
 }
 
 /**

@@ -56,7 +56,13 @@ const isBlank = (line: Line): boolean => line.text !== null && line.text.trim() 
  * The page of up to `limit` entries ending at `end` (a line start, or the file's size: a torn final
  * line is excluded). `limit` counts entries; blank lines are skipped and never count.
  */
-export async function readPage(loc: Located, handle: FileHandle, end: number, limit: number, tuning: PageTuning = defaultPageTuning): Promise<EntryPage> {
+export async function readPage(
+  loc: Located,
+  handle: FileHandle,
+  end: number,
+  limit: number,
+  tuning: PageTuning = defaultPageTuning,
+): Promise<EntryPage> {
   const id = await identityOf(handle);
   const { lines, reachedStart, completeEnd } = await backwardLines(handle, Math.min(end, id.size), limit, {
     maxLineBytes,

@@ -17,9 +17,24 @@ describe('custody paths', () => {
     expect(backupNumber('a.jsonl', 'b.jsonl.1.bak')).toBeNull();
   });
 
-  it('accept plain relPaths and refuse escapes and custody\'s own names', () => {
+  it("accept plain relPaths and refuse escapes and custody's own names", () => {
     expect(safeRelPath('projects/-x/s/subagents/agent-1.meta.json')).toBe('projects/-x/s/subagents/agent-1.meta.json');
-    for (const bad of ['', '/abs', '../up', 'a/../b', 'a//b', './a', 'a/.', 'a\\b', 'a\u0000', 'installation.json', '.lock', 'x.custody', 'a/x.jsonl.2.bak', 'a/.x.keep-tmp']) {
+    for (const bad of [
+      '',
+      '/abs',
+      '../up',
+      'a/../b',
+      'a//b',
+      './a',
+      'a/.',
+      'a\\b',
+      'a\u0000',
+      'installation.json',
+      '.lock',
+      'x.custody',
+      'a/x.jsonl.2.bak',
+      'a/.x.keep-tmp',
+    ]) {
       expect(() => safeRelPath(bad), bad).toThrow(expect.objectContaining({ code: 'UnsafePath' }));
     }
   });

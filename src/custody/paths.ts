@@ -25,7 +25,6 @@ export function keptRoot(stateRoot: string, key: string): string {
  * segment, no NUL or control characters, and not one of custody's own names.
  */
 export function safeRelPath(rel: string): string {
-  // eslint-disable-next-line no-control-regex
   const bad = rel === '' || rel.startsWith('/') || rel.includes('\\') || /[\u0000-\u001f\u007f]/.test(rel);
   const parts = rel.split('/');
   // No empty, `.` or `..` segment: exactly the paths `posix.normalize` leaves as they are.
@@ -33,8 +32,13 @@ export function safeRelPath(rel: string): string {
     throw custodyErrors.unsafePath(rel, 'a tree entry must be a plain path inside the agent home');
   }
   const leaf = parts[parts.length - 1] as string;
-  if ((parts.length === 1 && (leaf === installationFile || leaf === lockFile || leaf === manifestFile)) || leaf.endsWith(factsSuffix) || leaf.endsWith(tempSuffix) || backupPattern.test(leaf)) {
-    throw custodyErrors.unsafePath(rel, 'its name collides with custody\'s own files (.custody, .N.bak, .keep-tmp, .keep-manifest)');
+  if (
+    (parts.length === 1 && (leaf === installationFile || leaf === lockFile || leaf === manifestFile)) ||
+    leaf.endsWith(factsSuffix) ||
+    leaf.endsWith(tempSuffix) ||
+    backupPattern.test(leaf)
+  ) {
+    throw custodyErrors.unsafePath(rel, "its name collides with custody's own files (.custody, .N.bak, .keep-tmp, .keep-manifest)");
   }
   return rel;
 }

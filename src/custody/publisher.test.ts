@@ -73,7 +73,11 @@ describe('Publisher', () => {
     const p = new Publisher(dir, limits, async () => false);
     await writeFile(join(dir, '.facts.keep-tmp'), 'second');
     await writeFile(join(dir, '.new.keep-tmp'), 'new');
-    const settled = await Promise.allSettled([p.stage(join(dir, '.facts.keep-tmp'), join(dir, 'facts'), 'link', 6), p.stage(join(dir, '.new.keep-tmp'), join(dir, 'new'), 'link', 3), Promise.resolve(p.drain())]);
+    const settled = await Promise.allSettled([
+      p.stage(join(dir, '.facts.keep-tmp'), join(dir, 'facts'), 'link', 6),
+      p.stage(join(dir, '.new.keep-tmp'), join(dir, 'new'), 'link', 3),
+      Promise.resolve(p.drain()),
+    ]);
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
     expect(await readFile(join(dir, 'facts'), 'utf8')).toBe('first');
     expect(await readFile(join(dir, 'new'), 'utf8')).toBe('new');

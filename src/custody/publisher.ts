@@ -137,7 +137,8 @@ export class Publisher {
 
   /** Makes the batch's temps durable: true when a barrier did it, else each file that fails is rejected. */
   private async durable(batch: Staged[]): Promise<{ ok: Staged[]; barrier: boolean }> {
-    if (batch.length >= this.limits.barrierFrom && batch.every((s) => this.covered(dirname(s.tmp))) && (await this.barrier(this.root))) return { ok: batch, barrier: true };
+    if (batch.length >= this.limits.barrierFrom && batch.every((s) => this.covered(dirname(s.tmp))) && (await this.barrier(this.root)))
+      return { ok: batch, barrier: true };
     const synced = await mapPool(batch, fsyncConcurrency, async (s) => {
       try {
         await fsyncFile(s.tmp);

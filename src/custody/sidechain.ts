@@ -34,7 +34,7 @@ export async function findSidechain(copies: readonly Located[], key: string): Pr
     const hit = pickSidechain(list, key);
     if (hit === null || !isInside(loc.rootPath, hit.path)) continue;
     const st = await lstatOrNull(hit.path).catch(() => null);
-    if (st !== null && st.isFile()) return { loc, sidechain: hit };
+    if (st?.isFile()) return { loc, sidechain: hit };
   }
   throw custodyErrors.subAgentNotFound(first.sessionId, key);
 }

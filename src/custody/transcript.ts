@@ -8,7 +8,11 @@ import { openRead } from './safe-fs.js';
 
 export function assertPageable(loc: Located): void {
   if (!loc.main.toLowerCase().endsWith('.jsonl')) {
-    throw new CustodyError('NotPageable', `${loc.reader.displayName} keeps session ${loc.sessionId} in ${loc.main}, which is not a JSONL transcript; read it with \`agentlog show ${loc.sessionId}\``, loc.main);
+    throw new CustodyError(
+      'NotPageable',
+      `${loc.reader.displayName} keeps session ${loc.sessionId} in ${loc.main}, which is not a JSONL transcript; read it with \`agentlog show ${loc.sessionId}\``,
+      loc.main,
+    );
   }
 }
 

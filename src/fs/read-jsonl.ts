@@ -38,5 +38,12 @@ export function forEachJsonObjectSync(path: string, onObject: ObjectHandler, opt
     },
     opts,
   );
-  return { badLines: badLines + r.oversizedLines, tornTail, lines: r.lines, oversizedLines: r.oversizedLines, size: r.size, completeEnd: r.completeEnd };
+  return {
+    badLines: badLines + r.oversizedLines,
+    tornTail,
+    lines: r.lines,
+    oversizedLines: r.oversizedLines,
+    size: r.size,
+    completeEnd: r.completeEnd,
+  };
 }

@@ -12,7 +12,9 @@ describe('forEachLine', () => {
     const lines = ['héllo', 'x'.repeat(100), '', 'last'];
     await writeFile(path, `${lines.join('\n')}\r\ntorn`);
     const seen: { text: string; offset: number; complete: boolean }[] = [];
-    const r = await forEachLine(path, (text, info) => void seen.push({ text, offset: info.offset, complete: info.complete }), { chunkBytes: 7 });
+    const r = await forEachLine(path, (text, info) => void seen.push({ text, offset: info.offset, complete: info.complete }), {
+      chunkBytes: 7,
+    });
     expect(seen.map((s) => s.text)).toEqual([...lines, 'torn']);
     expect(seen[1]?.offset).toBe(Buffer.byteLength('héllo\n'));
     expect(seen.at(-1)?.complete).toBe(false);

@@ -9,7 +9,12 @@ export type RawLineFilter = (bytes: Buffer) => boolean;
  * Like `forEachLine`, but a line reaches `onLine` (decoded, trailing `\r` removed) only when
  * `want(bytes)` says so; offsets, torn tail and oversize handling are the same.
  */
-export function forEachWantedLine(path: string, want: RawLineFilter, onLine: (text: string, info: LineInfo) => void, opts: ReadLinesOptions = {}): ReadLinesResult {
+export function forEachWantedLine(
+  path: string,
+  want: RawLineFilter,
+  onLine: (text: string, info: LineInfo) => void,
+  opts: ReadLinesOptions = {},
+): ReadLinesResult {
   return forEachRawLine(
     path,
     (buf, start, end, info) => {

@@ -13,7 +13,24 @@ import { applySessionNames, renameSession, sessionName } from './session-names.j
 const lib = join(repoRoot, 'dist', 'names', 'overlay.js');
 
 function row(agent: SessionRow['agent'], id: string, file: string): SessionRow {
-  return { agent, session_id: id, name: null, repo: '', branch: null, models: [], started_at: null, ended_at: null, turns: 0, tool_calls: 0, totals: emptyTotals(), totals_with_subagents: emptyTotals(), subagents: 0, file, home: '', bad_lines: 0 };
+  return {
+    agent,
+    session_id: id,
+    name: null,
+    repo: '',
+    branch: null,
+    models: [],
+    started_at: null,
+    ended_at: null,
+    turns: 0,
+    tool_calls: 0,
+    totals: emptyTotals(),
+    totals_with_subagents: emptyTotals(),
+    subagents: 0,
+    file,
+    home: '',
+    bad_lines: 0,
+  };
 }
 
 describe('the names overlay', () => {
@@ -22,7 +39,10 @@ describe('the names overlay', () => {
     const state = join(root, 'state');
     expect(await setOverlayName(state, 'claude code', 'abc', '  Cursor   bug hunt ')).toBe('Cursor bug hunt');
     await setOverlayName(state, 'codex', '019e', 'Auth refactor');
-    expect(JSON.parse(readFileSync(overlayPath(state), 'utf8'))).toEqual({ 'claude-code': { abc: 'Cursor bug hunt' }, codex: { '019e': 'Auth refactor' } });
+    expect(JSON.parse(readFileSync(overlayPath(state), 'utf8'))).toEqual({
+      'claude-code': { abc: 'Cursor bug hunt' },
+      codex: { '019e': 'Auth refactor' },
+    });
     expect(statSync(overlayPath(state)).mode & 0o777).toBe(0o600);
     expect(statSync(state).mode & 0o777).toBe(0o700);
     const overlay = await readOverlay(state);
@@ -36,7 +56,10 @@ describe('the names overlay', () => {
 
   it('normalises names and source aliases written by someone else when reading', async () => {
     const state = await tempDir();
-    writeFileSync(overlayPath(state), JSON.stringify({ 'kimi code': { s1: `  a \n b ${'z'.repeat(300)}` }, 'kimi-code': { s2: 'two' }, codex: { s3: '   ' } }));
+    writeFileSync(
+      overlayPath(state),
+      JSON.stringify({ 'kimi code': { s1: `  a \n b ${'z'.repeat(300)}` }, 'kimi-code': { s2: 'two' }, codex: { s3: '   ' } }),
+    );
     const overlay = await readOverlay(state);
     expect(Object.keys(overlay)).toEqual(['kimi']);
     expect(overlay.kimi?.s2).toBe('two');
@@ -63,20 +86,25 @@ describe('the names overlay', () => {
       const [state, p] = process.argv.slice(2);
       for (let i = 0; i < 20; i++) await setOverlayName(state, i % 2 ? 'codex' : 'claude code', 'p' + p + '-s' + i, 'name ' + p + ' ' + i);
     `;
-    const runs = Array.from({ length: 6 }, (_, p) =>
-      new Promise<number | null>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', script, lib, state, String(p)], { stdio: ['ignore', 'ignore', 'pipe'] });
-        let err = '';
-        child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-        child.on('error', reject);
-        child.on('exit', (code) => (code === 0 ? resolve(code) : reject(new Error(err))));
-      }),
+    const runs = Array.from(
+      { length: 6 },
+      (_, p) =>
+        new Promise<number | null>((resolve, reject) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script, lib, state, String(p)], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          });
+          let err = '';
+          child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+          child.on('error', reject);
+          child.on('exit', (code) => (code === 0 ? resolve(code) : reject(new Error(err))));
+        }),
     );
     await Promise.all(runs);
     const overlay = await readOverlay(state);
     const all = Object.values(overlay).flatMap((m) => Object.entries(m));
     expect(all).toHaveLength(120);
-    for (let p = 0; p < 6; p++) for (let i = 0; i < 20; i++) expect(overlayName(overlay, i % 2 ? 'codex' : 'claude-code', `p${p}-s${i}`)).toBe(`name ${p} ${i}`);
+    for (let p = 0; p < 6; p++)
+      for (let i = 0; i < 20; i++) expect(overlayName(overlay, i % 2 ? 'codex' : 'claude-code', `p${p}-s${i}`)).toBe(`name ${p} ${i}`);
   });
 });
 

@@ -41,12 +41,19 @@ function parseOverlay(text: string, path: string): Overlay {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new NamesError('CorruptOverlay', `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); repair or delete it (it only holds session names)`, { cause: error });
+    throw new NamesError(
+      'CorruptOverlay',
+      `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); repair or delete it (it only holds session names)`,
+      { cause: error },
+    );
   }
   const parsed = overlaySchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new NamesError('CorruptOverlay', `${path}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}; the file must be {"source": {"session id": "name"}}`);
+    throw new NamesError(
+      'CorruptOverlay',
+      `${path}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}; the file must be {"source": {"session id": "name"}}`,
+    );
   }
   return normalise(parsed.data);
 }

@@ -58,7 +58,13 @@ export interface Renamed {
 }
 
 /** Renames a session: an Intendant session in its own meta, any other agent's in the overlay. */
-export async function renameSession(stateRoot: string, agent: AgentId, sessionId: string, sessionPath: string, name: string): Promise<Renamed> {
+export async function renameSession(
+  stateRoot: string,
+  agent: AgentId,
+  sessionId: string,
+  sessionPath: string,
+  name: string,
+): Promise<Renamed> {
   if (agent === 'intendant') {
     const dir = intendantDir(sessionPath);
     const stored = writeSessionName(dir, name);

@@ -29,7 +29,14 @@ describe('clip', () => {
         const [head, tail] = [out.slice(0, m.index), out.slice(m.index + m[0].length)];
         // Round trip through UTF-8 proves no lone surrogate was produced.
         const clean = Buffer.from(head + tail, 'utf8').toString('utf8') === head + tail;
-        return clean && bytes(head) <= half && bytes(tail) <= half && bytes(head) + bytes(tail) + Number(m[1]) === bytes(text) && text.startsWith(head) && text.endsWith(tail);
+        return (
+          clean &&
+          bytes(head) <= half &&
+          bytes(tail) <= half &&
+          bytes(head) + bytes(tail) + Number(m[1]) === bytes(text) &&
+          text.startsWith(head) &&
+          text.endsWith(tail)
+        );
       }),
     );
   });

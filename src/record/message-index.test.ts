@@ -52,7 +52,11 @@ describe('deriveActive', () => {
   });
 
   it('generation_restore retires other generations, and marks act only on the live one (weak spots 9, 10)', () => {
-    const records: R[] = [{ item_id: 'm1', generation: 0 }, { item_id: 'm1', generation: 1 }, { item_id: 'm2', generation: 1 }];
+    const records: R[] = [
+      { item_id: 'm1', generation: 0 },
+      { item_id: 'm1', generation: 1 },
+      { item_id: 'm2', generation: 1 },
+    ];
     expect(derive(records, [])).toEqual([false, true, true]);
     expect(derive(records, [{ kind: 'generation_restore', active_generation: 0, at_ms: 0 }])).toEqual([true, false, false]);
     // The anchor resolves in generation 1, not on the older copy that comes first.
@@ -65,7 +69,11 @@ describe('deriveActive', () => {
 
   it('record_ids supersedes exactly those ids', () => {
     const records = [{ item_id: 'main:a' }, { item_id: 'main:b' }, {}];
-    expect(derive(records, [{ kind: 'record_ids', record_ids: ['main:b'], at_ms: 0, reason: 'context_undo' }])).toEqual([true, false, true]);
+    expect(derive(records, [{ kind: 'record_ids', record_ids: ['main:b'], at_ms: 0, reason: 'context_undo' }])).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 });
 

@@ -14,8 +14,20 @@ function sample(): SessionRecord {
   sub.turns = [{ role: 'assistant', at: null, text: 'found /home/alice/x', model: 'm2', tool_calls: [] }];
   r.turns = [
     { role: 'user', at: '2026-10-01T09:30:00.000Z', text: 'a long ask '.repeat(40) },
-    { role: 'assistant', at: '2026-10-01T09:30:05.000Z', text: 'one', model: 'm1', tool_calls: [{ name: 'Bash', format: 'shell', input: 'ls /home/alice', output: 'x', status: 'ok', exit_code: 0 }] },
-    { role: 'assistant', at: '2026-10-01T09:30:06.000Z', text: 'two', model: 'm1', tool_calls: [{ name: 'Task', input: 'go', subagent: sub }] },
+    {
+      role: 'assistant',
+      at: '2026-10-01T09:30:05.000Z',
+      text: 'one',
+      model: 'm1',
+      tool_calls: [{ name: 'Bash', format: 'shell', input: 'ls /home/alice', output: 'x', status: 'ok', exit_code: 0 }],
+    },
+    {
+      role: 'assistant',
+      at: '2026-10-01T09:30:06.000Z',
+      text: 'two',
+      model: 'm1',
+      tool_calls: [{ name: 'Task', input: 'go', subagent: sub }],
+    },
     { role: 'assistant', at: '2026-10-01T09:30:07.000Z', text: 'three', model: 'm2' },
   ];
   r.totals.cost_usd = 0.1 + 0.2;
@@ -28,13 +40,41 @@ describe('finaliseRecord and serialiseRecord', () => {
   it('writes keys in wire order and names a turn model only where it changes', () => {
     const json = serialiseRecord(finaliseRecord(sample(), { detail: 'full', elide }));
     const parsed = JSON.parse(json) as SessionRecord;
-    expect(Object.keys(parsed)).toEqual(['schema_version', 'collector_version', 'agent', 'detail', 'session_id', 'repo', 'branch', 'models', 'started_at', 'ended_at', 'turns', 'totals', 'truncated', 'omitted_turns', 'omitted_subagent_turns']);
+    expect(Object.keys(parsed)).toEqual([
+      'schema_version',
+      'collector_version',
+      'agent',
+      'detail',
+      'session_id',
+      'repo',
+      'branch',
+      'models',
+      'started_at',
+      'ended_at',
+      'turns',
+      'totals',
+      'truncated',
+      'omitted_turns',
+      'omitted_subagent_turns',
+    ]);
     expect(parsed.repo).toBe('~/code/demo');
     expect(parsed.turns.map((t) => t.model)).toEqual([undefined, 'm1', undefined, 'm2']);
     expect(parsed.turns[1]?.tool_calls?.[0]?.input).toBe('ls ~');
     expect(parsed.totals.cost_usd).toBe(0.3);
     const sub = parsed.turns[2]?.tool_calls?.[0]?.subagent;
-    expect(Object.keys(sub ?? {})).toEqual(['id', 'name', 'description', 'models', 'started_at', 'ended_at', 'status', 'totals', 'turns', 'truncated', 'omitted_turns']);
+    expect(Object.keys(sub ?? {})).toEqual([
+      'id',
+      'name',
+      'description',
+      'models',
+      'started_at',
+      'ended_at',
+      'status',
+      'totals',
+      'turns',
+      'truncated',
+      'omitted_turns',
+    ]);
     expect(sub?.turns[0]?.model).toBe('m2');
   });
 

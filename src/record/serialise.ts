@@ -94,6 +94,6 @@ export function writeRecord(r: SessionRecord, write: (chunk: string) => void): v
   const marker = '"turns":[]';
   const at = head.indexOf(marker);
   write(head.slice(0, at + marker.length - 1));
-  r.turns.forEach((turn, i) => write((i === 0 ? '' : ',') + JSON.stringify(orderTurn(turn))));
+  for (const [i, turn] of r.turns.entries()) write((i === 0 ? '' : ',') + JSON.stringify(orderTurn(turn)));
   write(head.slice(at + marker.length - 1));
 }

@@ -44,14 +44,24 @@ export async function resolveIdTarget(id: string, agents: AgentHomes[]): Promise
     throw new ScanError('SessionNotFound', `no session with id or prefix "${id}" under ${where || 'any agent home'}`);
   }
   if (matches.length > 1) {
-    const list = matches.slice(0, 10).map((m) => `${m.session.agent} ${m.session.sessionId}`).join(', ');
-    throw new ScanError('AmbiguousSession', `"${id}" matches ${matches.length} sessions (${list}${matches.length > 10 ? ', …' : ''}); give more of the id`);
+    const list = matches
+      .slice(0, 10)
+      .map((m) => `${m.session.agent} ${m.session.sessionId}`)
+      .join(', ');
+    throw new ScanError(
+      'AmbiguousSession',
+      `"${id}" matches ${matches.length} sessions (${list}${matches.length > 10 ? ', …' : ''}); give more of the id`,
+    );
   }
   return first;
 }
 
 export async function resolveTarget(target: string, agents: AgentHomes[]): Promise<Resolved> {
-  if (looksLikePath(target)) return resolvePathTarget(target, agents.map((a) => a.reader));
+  if (looksLikePath(target))
+    return resolvePathTarget(
+      target,
+      agents.map((a) => a.reader),
+    );
   try {
     return await resolveIdTarget(target, agents);
   } catch (error) {
@@ -62,7 +72,10 @@ export async function resolveTarget(target: string, agents: AgentHomes[]): Promi
       } catch {
         throw error;
       }
-      return resolvePathTarget(target, agents.map((a) => a.reader));
+      return resolvePathTarget(
+        target,
+        agents.map((a) => a.reader),
+      );
     }
     throw error;
   }

@@ -67,7 +67,12 @@ export class ScanCache {
     if (path !== null) {
       try {
         const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<CacheFile>;
-        if (parsed.version === scanCacheVersion && parsed.readerVersion === readerVersion && typeof parsed.entries === 'object' && parsed.entries !== null) {
+        if (
+          parsed.version === scanCacheVersion &&
+          parsed.readerVersion === readerVersion &&
+          typeof parsed.entries === 'object' &&
+          parsed.entries !== null
+        ) {
           cache.entries = parsed.entries;
         }
       } catch {

@@ -45,7 +45,9 @@ export interface ScanReport {
 }
 
 /** Discovers sessions under every home, dropping a session a second home holds again. */
-export async function discoverAll(agents: AgentHomes[]): Promise<{ sessions: { reader: AgentReader; session: DiscoveredSession }[]; roots: RootReport[]; problems: FileProblem[] }> {
+export async function discoverAll(
+  agents: AgentHomes[],
+): Promise<{ sessions: { reader: AgentReader; session: DiscoveredSession }[]; roots: RootReport[]; problems: FileProblem[] }> {
   const seen = new Set<string>();
   const sessions: { reader: AgentReader; session: DiscoveredSession }[] = [];
   const roots: RootReport[] = [];
@@ -123,7 +125,8 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   const work = async (): Promise<void> => {
     for (let m = misses[next++]; m !== undefined; m = misses[next++]) {
       try {
-        const summary = pool !== null ? await pool.summarise(m.session, opts.userHome) : await summariseSession(m.reader, m.session, opts.userHome);
+        const summary =
+          pool !== null ? await pool.summarise(m.session, opts.userHome) : await summariseSession(m.reader, m.session, opts.userHome);
         const entry: CachedEntry = { key: m.key, row: summary.row, problems: summary.problems, cwds: summary.cwds };
         cache.put(m.id, entry);
         take(entry, summary.badLines);

@@ -14,7 +14,15 @@ import { claudeAgents, minutes, testStore, writeSession } from './test-support/c
 const sid = (n: number): string => `${String(n).padStart(8, '0')}-2222-4333-8444-555555555555`;
 
 function env(home: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AGENTLOG_HOME: join(home, '.agentlog'), CLAUDE_CONFIG_DIR: join(home, '.claude'), CODEX_HOME: join(home, '.codex'), TZ: 'UTC', NO_COLOR: '1' };
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    AGENTLOG_HOME: join(home, '.agentlog'),
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    CODEX_HOME: join(home, '.codex'),
+    TZ: 'UTC',
+    NO_COLOR: '1',
+  };
 }
 
 function indexer(home: string): { done: Promise<number | null>; kill: () => void } {
@@ -28,7 +36,11 @@ async function makeHome(sessions: number): Promise<string> {
     await writeSession(
       home,
       sid(i),
-      Array.from({ length: 120 }, (_, k) => ({ role: (k % 2 === 0 ? 'user' : 'assistant') as 'user' | 'assistant', text: `session ${i} message ${k} ${'lorem ipsum dolor '.repeat(20)}`, ago: minutes(1000 - k) })),
+      Array.from({ length: 120 }, (_, k) => ({
+        role: (k % 2 === 0 ? 'user' : 'assistant') as 'user' | 'assistant',
+        text: `session ${i} message ${k} ${'lorem ipsum dolor '.repeat(20)}`,
+        ago: minutes(1000 - k),
+      })),
       `-p${i % 7}`,
     );
   }

@@ -1,6 +1,8 @@
 // The search layer's one error root: a `code` a caller branches on, the HTTP status the route answers
 // with, and a message that says what to do.
 
+import { AgentlogError, type ErrorKind } from '../errors.js';
+
 export const searchErrorCodes = {
   QueryRequired: 400,
   QueryTooLong: 400,
@@ -12,17 +14,24 @@ export const searchErrorCodes = {
   IndexNewer: 409,
 } as const;
 
+const kindOf: Record<SearchErrorCode, ErrorKind> = {
+  QueryRequired: 'usage',
+  QueryTooLong: 'usage',
+  TooManyTerms: 'usage',
+  InvalidCursor: 'usage',
+  InvalidParameter: 'usage',
+  CursorExpired: 'usage',
+  IndexBusy: 'conflict',
+  IndexNewer: 'failed',
+};
+
 export type SearchErrorCode = keyof typeof searchErrorCodes;
 
-export class SearchError extends Error {
+export class SearchError extends AgentlogError<SearchErrorCode> {
   readonly status: number;
 
-  constructor(
-    readonly code: SearchErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(code: SearchErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, kindOf[code], message, options);
     this.name = 'SearchError';
     this.status = searchErrorCodes[code];
   }

@@ -68,7 +68,13 @@ function hashes(path: string, len: number, offset: number): { prefix: string; ta
  * null when the file is gone or shorter than that (it changed while it was read). Bytes written
  * after the read lie past `len` and read as appended next time.
  */
-export async function captureCursor(path: string, offset: number, mode: ConsumeMode, nowMs: number, seen = offset): Promise<FileCursor | null> {
+export async function captureCursor(
+  path: string,
+  offset: number,
+  mode: ConsumeMode,
+  nowMs: number,
+  seen = offset,
+): Promise<FileCursor | null> {
   try {
     const s = statSync(path, { bigint: true });
     const size = Number(s.size);

@@ -4,7 +4,33 @@ import { firstOccurrence, fold, foldNeedle, occurrences, originalRange, utf8Offs
 import { highlights } from './highlight.js';
 
 /** Characters that stress folding: case, both normal forms, expansions, marks, astral, Greek sigma. */
-const tricky = ['a', 'B', 'e', 'É', 'é', 'e\u0301', '\u0301', 'İ', 'i', 'Σ', 'σ', 'ς', 'ß', 'ﬁ', 'K', '\u212a', '\u212b', 'Å', '😀', '中', ' ', '\n', '\u0000', 'Ω', 'ǅ'];
+const tricky = [
+  'a',
+  'B',
+  'e',
+  'É',
+  'é',
+  'e\u0301',
+  '\u0301',
+  'İ',
+  'i',
+  'Σ',
+  'σ',
+  'ς',
+  'ß',
+  'ﬁ',
+  'K',
+  '\u212a',
+  '\u212b',
+  'Å',
+  '😀',
+  '中',
+  ' ',
+  '\n',
+  '\u0000',
+  'Ω',
+  'ǅ',
+];
 const trickyText = fc.array(fc.constantFrom(...tricky), { maxLength: 40 }).map((a) => a.join(''));
 const anyText = fc.oneof(trickyText, fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 60 }));
 
@@ -59,7 +85,11 @@ describe('fold', () => {
   it('property: every reported range, sliced from the original, folds to the needle', () => {
     fc.assert(
       fc.property(anyText, anyText, fc.nat(), fc.nat(), (before, after, a, b) => {
-        const middle = tricky.slice(a % tricky.length).concat(tricky.slice(0, a % tricky.length)).slice(0, 1 + (b % 4)).join('');
+        const middle = tricky
+          .slice(a % tricky.length)
+          .concat(tricky.slice(0, a % tricky.length))
+          .slice(0, 1 + (b % 4))
+          .join('');
         const text = before + middle + after;
         const needle = middle;
         const folded = foldNeedle(needle);

@@ -75,7 +75,11 @@ describe('publish checks', () => {
     const base = await writeManifest(root, emptyManifest(0), 1);
     const writer = new ManifestWriter(root, structuredClone(base), lock, () => 2);
     // Someone else (who stole the lock and gave it back) published the newer state.
-    await writeManifest(root, { ...base, sessions: { 'claude_code:s': await entryFor(src, 8), 'claude_code:t': await entryFor(src, 8) } }, 3);
+    await writeManifest(
+      root,
+      { ...base, sessions: { 'claude_code:s': await entryFor(src, 8), 'claude_code:t': await entryFor(src, 8) } },
+      3,
+    );
     writer.put('claude_code:s', await entryFor(src, 4));
     await writer.flush();
     const after = await readManifest(root);

@@ -74,7 +74,10 @@ export class ManifestWriter {
   async flush(): Promise<void> {
     if (!this.dirty) return;
     if (!(await this.lock.held())) {
-      throw new SearchError('IndexBusy', 'another agentlog took over the search index while this sweep ran; its work is kept, run `agentlog index` again to finish');
+      throw new SearchError(
+        'IndexBusy',
+        'another agentlog took over the search index while this sweep ran; its work is kept, run `agentlog index` again to finish',
+      );
     }
     // Someone else wrote only if the file changed since we read or wrote it (cheap: one stat).
     const unchanged = this.stamp !== null && (await manifestStamp(this.root)) === this.stamp;

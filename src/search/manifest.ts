@@ -120,9 +120,28 @@ const segmentFile = /^[0-9a-f]{64}\.seg$/;
  */
 export function isManifestEntry(v: unknown): v is ManifestEntry {
   if (!isObj(v)) return false;
-  if (!isStr(v.agent) || !(agentIds as readonly string[]).includes(v.agent) || !isStr(v.session_id) || !Number.isInteger(v.extractor_version)) return false;
-  if (!Array.isArray(v.segments) || !v.segments.every((s) => isObj(s) && isStr(s.file) && segmentFile.test(s.file) && isNat(s.records) && isNat(s.bytes))) return false;
-  if (!isNat(v.records) || !isNum(v.newest_ts_ms) || !isNum(v.oldest_ts_ms) || !isNum(v.source_mtime_ms) || !isNum(v.watermark) || v.watermark < 0 || !isNat(v.generation)) return false;
+  if (
+    !isStr(v.agent) ||
+    !(agentIds as readonly string[]).includes(v.agent) ||
+    !isStr(v.session_id) ||
+    !Number.isInteger(v.extractor_version)
+  )
+    return false;
+  if (
+    !Array.isArray(v.segments) ||
+    !v.segments.every((s) => isObj(s) && isStr(s.file) && segmentFile.test(s.file) && isNat(s.records) && isNat(s.bytes))
+  )
+    return false;
+  if (
+    !isNat(v.records) ||
+    !isNum(v.newest_ts_ms) ||
+    !isNum(v.oldest_ts_ms) ||
+    !isNum(v.source_mtime_ms) ||
+    !isNum(v.watermark) ||
+    v.watermark < 0 ||
+    !isNat(v.generation)
+  )
+    return false;
   if (typeof v.supersession !== 'boolean' || !isStr(v.marks_digest) || !isStr(v.home)) return false;
   if (!Array.isArray(v.cursors) || !v.cursors.every(isCursor)) return false;
   if (!Array.isArray(v.ignored) || !v.ignored.every(isStr)) return false;
@@ -139,7 +158,15 @@ export function newEpoch(): string {
 }
 
 export function emptyManifest(nowMs: number, windowDays = defaultWindowDays): Manifest {
-  return { schema: manifestSchema, format: indexFormat, epoch: newEpoch(), revision: 0, updated_at_ms: nowMs, window_days: windowDays, sessions: {} };
+  return {
+    schema: manifestSchema,
+    format: indexFormat,
+    epoch: newEpoch(),
+    revision: 0,
+    updated_at_ms: nowMs,
+    window_days: windowDays,
+    sessions: {},
+  };
 }
 
 /** `<agent>:<session id>`: one spelling for the key and the agent field alike. */
@@ -152,7 +179,10 @@ export function snapshotId(m: Pick<Manifest, 'epoch' | 'revision'>): string {
   return `${m.epoch}.${m.revision}`;
 }
 
-export type ManifestRead = { state: 'missing' } | { state: 'ok'; manifest: Manifest } | { state: 'corrupt'; reason: string; revision: number | null };
+export type ManifestRead =
+  | { state: 'missing' }
+  | { state: 'ok'; manifest: Manifest }
+  | { state: 'corrupt'; reason: string; revision: number | null };
 
 /** Parses manifest bytes; a corrupt one reports the revision it still shows, if any, so counting can go on. */
 export function parseManifest(body: string): ManifestRead {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SearchError } from './errors.js';
+import type { SearchError } from './errors.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
 
 const qh = '0123456789abcdef';
@@ -9,10 +9,15 @@ const snap = 'a1b2c3d4e5f6.42';
 describe('page cursors', () => {
   it('property: round-trip', () => {
     fc.assert(
-      fc.property(fc.nat(), fc.uniqueArray(fc.nat({ max: 100_000 }), { maxLength: 50 }), fc.option(fc.record({ ts: fc.nat(), key: fc.string({ maxLength: 80 }) }), { nil: null }), (next, pending, after) => {
-        const c = decodeCursor(encodeCursor({ qh, snap, next, pending, after }), qh, snap);
-        expect(c).toEqual({ qh, snap, next, pending: [...pending].sort((a, b) => a - b), after });
-      }),
+      fc.property(
+        fc.nat(),
+        fc.uniqueArray(fc.nat({ max: 100_000 }), { maxLength: 50 }),
+        fc.option(fc.record({ ts: fc.nat(), key: fc.string({ maxLength: 80 }) }), { nil: null }),
+        (next, pending, after) => {
+          const c = decodeCursor(encodeCursor({ qh, snap, next, pending, after }), qh, snap);
+          expect(c).toEqual({ qh, snap, next, pending: [...pending].sort((a, b) => a - b), after });
+        },
+      ),
     );
   });
 

@@ -37,7 +37,9 @@ export function encodeCursor(c: PageCursor): string {
   // Pending indices ascend: store the gaps in base 36 to keep the cursor short.
   const sorted = [...c.pending].sort((a, b) => a - b);
   const gaps = sorted.map((v, i) => (i === 0 ? v : v - (sorted[i - 1] as number)).toString(36)).join('.');
-  return Buffer.from(JSON.stringify({ v: 1, qh: c.qh, snap: c.snap, next: c.next, pending: gaps, after: c.after }), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 1, qh: c.qh, snap: c.snap, next: c.next, pending: gaps, after: c.after }), 'utf8').toString(
+    'base64url',
+  );
 }
 
 function invalid(reason: string): SearchError {
@@ -60,7 +62,8 @@ export function decodeCursor(raw: string, fingerprint: string, snapshot: string)
   if (!parsed.success) throw invalid('malformed');
   const w = parsed.data;
   if (w.qh !== fingerprint) throw invalid('it was minted for another query');
-  if (w.snap !== snapshot) throw new SearchError('CursorExpired', 'the search index changed since the first page; run the search again from the start');
+  if (w.snap !== snapshot)
+    throw new SearchError('CursorExpired', 'the search index changed since the first page; run the search again from the start');
   const pending: number[] = [];
   let at = 0;
   for (const [i, part] of (w.pending === '' ? [] : w.pending.split('.')).entries()) {

@@ -10,7 +10,9 @@ import { appendSaid, claudeAgents, clock, days, line, minutes, testStore, writeS
 
 const sid = (n: number): string => `${String(n).padStart(8, '0')}-2222-4333-8444-555555555555`;
 
-async function indexed(setup: (home: string) => Promise<void>): Promise<{ home: string; root: string; run: (req: SearchRequest, budgets?: object) => ReturnType<typeof search> }> {
+async function indexed(
+  setup: (home: string) => Promise<void>,
+): Promise<{ home: string; root: string; run: (req: SearchRequest, budgets?: object) => ReturnType<typeof search> }> {
   const home = await tempDir();
   await setup(home);
   const root = testStore(home);
@@ -37,7 +39,15 @@ describe('search', () => {
         { role: 'assistant', text: 'a cursor without the b-word', ago: minutes(49) },
       ]);
       await writeSession(home, sid(2), [{ role: 'assistant', text: 'Fixed the Cursor BUG in store.ts', ago: minutes(10) }], '-b');
-      await writeSession(home, sid(3), [{ role: 'user', text: 'cursor', ago: minutes(1) }, { role: 'user', text: 'bug', ago: minutes(1) }], '-c');
+      await writeSession(
+        home,
+        sid(3),
+        [
+          { role: 'user', text: 'cursor', ago: minutes(1) },
+          { role: 'user', text: 'bug', ago: minutes(1) },
+        ],
+        '-c',
+      );
     });
     const body = await run({ q: 'cursor bug' });
     expect(body.state).toBe('ready');
@@ -45,7 +55,10 @@ describe('search', () => {
     const hit = body.sessions[0]?.hits[0];
     // Ranges index the original text (original case), in bytes.
     expect(hit?.snippet.slice(hit.ranges[0]?.[0], hit.ranges[0]?.[1])).toBe('Cursor');
-    expect(hit?.ranges).toEqual([[10, 16], [17, 20]]);
+    expect(hit?.ranges).toEqual([
+      [10, 16],
+      [17, 20],
+    ]);
   });
 
   it('folds case and canonical forms identically on both sides', async () => {
@@ -64,7 +77,11 @@ describe('search', () => {
 
   it('returns at most 3 hits per session, the most recent, with the total', async () => {
     const { run } = await indexed(async (home) => {
-      await writeSession(home, sid(1), Array.from({ length: 7 }, (_, i) => ({ role: 'user' as const, text: `repeat number ${i}`, ago: minutes(30 - i) })));
+      await writeSession(
+        home,
+        sid(1),
+        Array.from({ length: 7 }, (_, i) => ({ role: 'user' as const, text: `repeat number ${i}`, ago: minutes(30 - i) })),
+      );
     });
     const g = (await run({ q: 'repeat' })).sessions[0];
     expect(g?.total_hits).toBe(7);
@@ -157,7 +174,8 @@ describe('search', () => {
 
   it('reports a timeout as partial with no cursor', async () => {
     const { run } = await indexed(async (home) => {
-      for (let i = 1; i <= 4; i++) await writeSession(home, sid(i), [{ role: 'user', text: `budget word ${i}`, ago: minutes(i) }], `-b${i}`);
+      for (let i = 1; i <= 4; i++)
+        await writeSession(home, sid(i), [{ role: 'user', text: `budget word ${i}`, ago: minutes(i) }], `-b${i}`);
     });
     const late = await run({ q: 'budget' }, { timeMs: -1 });
     expect(late).toMatchObject({ state: 'partial', partial_reason: 'timeout', cursor: null });
@@ -168,7 +186,8 @@ describe('search', () => {
     for (let i = 1; i <= 4; i++) await writeSession(home, sid(i), [{ role: 'user', text: `loadbudget ${i}`, ago: minutes(i) }], `-l${i}`);
     const root = testStore(home);
     await sweep({ root, agents: claudeAgents(home), now: clock });
-    const run = (cursor: string | null) => search({ q: 'loadbudget', cursor }, { root, cache: new ShardCache(root), now: clock, budgets: { freshLoadBytes: 1 } });
+    const run = (cursor: string | null) =>
+      search({ q: 'loadbudget', cursor }, { root, cache: new ShardCache(root), now: clock, budgets: { freshLoadBytes: 1 } });
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 10; i++) {
@@ -183,7 +202,8 @@ describe('search', () => {
 
   it('keeps a page under the response budget, never over it (weak spot 29)', async () => {
     const { run } = await indexed(async (home) => {
-      for (let i = 1; i <= 6; i++) await writeSession(home, sid(i), [{ role: 'user', text: `sizable ${'z'.repeat(400)}`, ago: minutes(i) }], `-s${i}`);
+      for (let i = 1; i <= 6; i++)
+        await writeSession(home, sid(i), [{ role: 'user', text: `sizable ${'z'.repeat(400)}`, ago: minutes(i) }], `-s${i}`);
     });
     const body = await run({ q: 'sizable' }, { responseBytes: 4000 });
     expect(body.state).toBe('partial');

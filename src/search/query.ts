@@ -10,7 +10,15 @@ import { fold, firstOccurrence } from './fold.js';
 import { highlights } from './highlight.js';
 import { snapshotId, type Manifest, type ManifestEntry } from './manifest.js';
 import { decodeCursor, encodeCursor, maxPending, type PageCursor } from './page-cursor.js';
-import { legacyCoverage, type AgentCoverage, type Coverage, type PartialReason, type SearchBody, type SearchHit, type SessionGroup } from './response.js';
+import {
+  legacyCoverage,
+  type AgentCoverage,
+  type Coverage,
+  type PartialReason,
+  type SearchBody,
+  type SearchHit,
+  type SessionGroup,
+} from './response.js';
 import { recordAt, recordView, type LoadedSegment, type ShardCache } from './shard-cache.js';
 import { makeSnippet } from './snippet.js';
 import { guardFormat, storePaths } from './store.js';
@@ -96,7 +104,8 @@ interface Match {
   top: HitRef[];
 }
 
-const byBest = (a: { best: number; key: string }, b: { best: number; key: string }): number => b.best - a.best || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byBest = (a: { best: number; key: string }, b: { best: number; key: string }): number =>
+  b.best - a.best || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 const byRecent = (a: HitRef, b: HitRef): number => b.ts - a.ts || b.order - a.order;
 
@@ -112,7 +121,15 @@ class Budget {
 }
 
 /** Matches one session; 'budget' when loading it would pass the fresh-load budget. */
-async function matchSession(at: number, key: string, entry: ManifestEntry, terms: readonly string[], f: Filters, cache: ShardCache, budget: Budget): Promise<Match | 'budget' | null> {
+async function matchSession(
+  at: number,
+  key: string,
+  entry: ManifestEntry,
+  terms: readonly string[],
+  f: Filters,
+  cache: ShardCache,
+  budget: Budget,
+): Promise<Match | 'budget' | null> {
   const passing: boolean[] = [];
   for (const ref of entry.segments) {
     const filter = await cache.filter(ref.file);
@@ -131,7 +148,12 @@ async function matchSession(at: number, key: string, entry: ManifestEntry, terms
     budget.fresh += got.freshBytes;
     loaded.set(ref.file, got.segment);
   }
-  const active = entry.supersession ? cache.activityOf(entry, entry.segments.map((r) => loaded.get(r.file) as LoadedSegment)) : null;
+  const active = entry.supersession
+    ? cache.activityOf(
+        entry,
+        entry.segments.map((r) => loaded.get(r.file) as LoadedSegment),
+      )
+    : null;
   const driver = [...terms].sort((a, b) => b.length - a.length)[0] as string;
   const top: HitRef[] = [];
   let total = 0;
@@ -259,7 +281,9 @@ export async function search(req: SearchRequest, env: QueryEnv): Promise<SearchB
   const storeHorizon = horizonOf(manifest?.window_days ?? 14, now);
   const agentSet = req.agents !== undefined && req.agents.length > 0 ? new Set(req.agents) : null;
   const f: Filters = { agents: agentSet, superseded: req.includeSuperseded !== false, subagents: req.includeSubagents !== false, horizon };
-  const fingerprint = contentHash16(JSON.stringify([terms, agentSet === null ? 'all' : [...agentSet].sort(), f.superseded, f.subagents, days]));
+  const fingerprint = contentHash16(
+    JSON.stringify([terms, agentSet === null ? 'all' : [...agentSet].sort(), f.superseded, f.subagents, days]),
+  );
   const empty = (state: 'building'): SearchBody => ({
     ok: true,
     state,
@@ -270,11 +294,14 @@ export async function search(req: SearchRequest, env: QueryEnv): Promise<SearchB
     coverage: coverageOf(manifest, horizon, storeHorizon, lastSweep, now),
   });
   const snap = manifest === null ? '' : snapshotId(manifest);
-  const cursor: PageCursor | null = req.cursor !== undefined && req.cursor !== null && req.cursor !== '' ? decodeCursor(req.cursor, fingerprint, snap) : null;
+  const cursor: PageCursor | null =
+    req.cursor !== undefined && req.cursor !== null && req.cursor !== '' ? decodeCursor(req.cursor, fingerprint, snap) : null;
   // Nothing published yet (no sweep has written the store): building.
   if (manifest === null || manifest.revision === 0) return empty('building');
 
-  const order = Object.entries(manifest.sessions).sort(([ka, a], [kb, b]) => b.newest_ts_ms - a.newest_ts_ms || (ka < kb ? -1 : ka > kb ? 1 : 0));
+  const order = Object.entries(manifest.sessions).sort(
+    ([ka, a], [kb, b]) => b.newest_ts_ms - a.newest_ts_ms || (ka < kb ? -1 : ka > kb ? 1 : 0),
+  );
   const eligible = (i: number): boolean => {
     const [, e] = order[i] as [string, ManifestEntry];
     return e.records > 0 && e.newest_ts_ms >= horizon && (f.agents === null || f.agents.has(e.agent));

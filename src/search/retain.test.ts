@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { deriveActive, type MessageRecord } from '../record/message-index.js';
 import { retainAbandoned } from './retain.js';
 
-const rec = (text: string, ts: number, item_id?: string): MessageRecord => ({ role: 'assistant', ts_ms: ts, text, locator: { kind: 'external_line', line_offset: ts, content_hash16: 'x' }, ...(item_id !== undefined ? { item_id } : {}) });
+const rec = (text: string, ts: number, item_id?: string): MessageRecord => ({
+  role: 'assistant',
+  ts_ms: ts,
+  text,
+  locator: { kind: 'external_line', line_offset: ts, content_hash16: 'x' },
+  ...(item_id !== undefined ? { item_id } : {}),
+});
 
 describe('retainAbandoned', () => {
   it('keeps a restored prefix once and only the abandoned tail as superseded', () => {

@@ -4,13 +4,7 @@
 // then its JSON body: a query reads the few filter bytes and opens the body only on a maybe.
 import { createHash } from 'node:crypto';
 import { asArray, asObject, num, str, type JsonObject } from '../json/narrow.js';
-import {
-  locatorKinds,
-  messageRoles,
-  type Locator,
-  type MessageRecord,
-  type SupersessionMark,
-} from '../record/message-index.js';
+import { locatorKinds, messageRoles, type Locator, type MessageRecord, type SupersessionMark } from '../record/message-index.js';
 import { isAgentId, type AgentId } from '../record/types.js';
 
 export const segmentFormat = 1;
@@ -161,7 +155,10 @@ export function parseSegment(name: string, file: Buffer): Segment | null {
  * The marks in force after a run of segments, and whether they replace what came before. A
  * `replace` keeps the index's own `generation_restore` marks: only an extractor's marks are its to drop.
  */
-export function combineMarks(segments: readonly Pick<Segment, 'marks' | 'marks_mode'>[]): { marks: SupersessionMark[]; mode: 'append' | 'replace' } {
+export function combineMarks(segments: readonly Pick<Segment, 'marks' | 'marks_mode'>[]): {
+  marks: SupersessionMark[];
+  mode: 'append' | 'replace';
+} {
   let marks: SupersessionMark[] = [];
   let mode: 'append' | 'replace' = 'append';
   for (const s of segments) {

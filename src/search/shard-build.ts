@@ -41,7 +41,13 @@ export async function readShard(root: string, refs: readonly SegmentRef[]): Prom
   return out;
 }
 
-export function newSegment(agent: AgentId, sessionId: string, records: MessageRecord[], marks: SupersessionMark[], mode: 'append' | 'replace'): Segment {
+export function newSegment(
+  agent: AgentId,
+  sessionId: string,
+  records: MessageRecord[],
+  marks: SupersessionMark[],
+  mode: 'append' | 'replace',
+): Segment {
   return { agent, session_id: sessionId, records, marks, marks_mode: mode };
 }
 

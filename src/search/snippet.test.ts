@@ -18,8 +18,16 @@ describe('makeSnippet', () => {
   });
 
   it('clips and merges ranges to the snippet', () => {
-    const s = makeSnippet('z'.repeat(1000), 0, [[0, 4], [2, 6], [270, 300], [900, 910]]);
-    expect(s.ranges).toEqual([[0, 6], [270, 280]]);
+    const s = makeSnippet('z'.repeat(1000), 0, [
+      [0, 4],
+      [2, 6],
+      [270, 300],
+      [900, 910],
+    ]);
+    expect(s.ranges).toEqual([
+      [0, 6],
+      [270, 280],
+    ]);
   });
 
   it('property: never longer than 280 bytes, cut on code points, ranges inside (weak spot 26)', () => {

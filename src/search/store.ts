@@ -72,7 +72,10 @@ export async function readManifest(root: string): Promise<ManifestRead> {
 /** Throws when the store was written by a newer index format than this agentlog knows. */
 export function guardFormat(m: Manifest): void {
   if (m.format > indexFormat) {
-    throw new SearchError('IndexNewer', `the search index was written by a newer agentlog (index format ${m.format}, this one knows ${indexFormat}); upgrade agentlog, or delete the index to rebuild it`);
+    throw new SearchError(
+      'IndexNewer',
+      `the search index was written by a newer agentlog (index format ${m.format}, this one knows ${indexFormat}); upgrade agentlog, or delete the index to rebuild it`,
+    );
   }
 }
 
@@ -97,14 +100,24 @@ export function rememberManifest(root: string, stamp: string | null, m: Manifest
  * `quarantine/manifest.corrupt-<ms>` and replaced by an empty one with a new epoch; its revision
  * count continues where the corrupt file still shows one (weak spot 18).
  */
-export async function openManifestForWrite(root: string, nowMs: number, windowDays: number): Promise<{ manifest: Manifest; quarantined: string | null; stamp: string | null }> {
+export async function openManifestForWrite(
+  root: string,
+  nowMs: number,
+  windowDays: number,
+): Promise<{ manifest: Manifest; quarantined: string | null; stamp: string | null }> {
   // Stamped before the read: a write in between makes the stamp stale, never the content.
   const stamp = await manifestStamp(root);
-  if (stamp !== null && known !== null && known.root === root && known.stamp === stamp) return { manifest: copyOf(known.manifest), quarantined: null, stamp };
+  if (stamp !== null && known !== null && known.root === root && known.stamp === stamp)
+    return { manifest: copyOf(known.manifest), quarantined: null, stamp };
   const read = await readManifest(root);
   if (read.state === 'ok') {
     guardFormat(read.manifest);
-    if (read.manifest.format < indexFormat) return { manifest: { ...emptyManifest(nowMs, read.manifest.window_days), revision: read.manifest.revision }, quarantined: null, stamp };
+    if (read.manifest.format < indexFormat)
+      return {
+        manifest: { ...emptyManifest(nowMs, read.manifest.window_days), revision: read.manifest.revision },
+        quarantined: null,
+        stamp,
+      };
     rememberManifest(root, stamp, read.manifest);
     return { manifest: read.manifest, quarantined: null, stamp };
   }

@@ -13,7 +13,10 @@ import { search } from './query.js';
 import { ShardCache } from './shard-cache.js';
 import { sweep } from './sweep.js';
 
-async function indexOne(reader: AgentReader, home: string): Promise<(q: string, includeSuperseded?: boolean) => Promise<[string, boolean][]>> {
+async function indexOne(
+  reader: AgentReader,
+  home: string,
+): Promise<(q: string, includeSuperseded?: boolean) => Promise<[string, boolean][]>> {
   const root = `${home}/store`;
   const r = await sweep({ root, agents: [{ reader, homes: [home] }], windowDays: 0 });
   expect(r.failed).toEqual([]);
@@ -46,7 +49,13 @@ describe('supersession per agent', () => {
     await writeKimi(home, 'session_0a1b2c3d', {
       state: state('/work/demo'),
       wires: {
-        main: [prompt('old searchable prompt', 1), ...step('s1', 2, { text: 'old searchable answer' }), { type: 'context.undo', count: 1, time: Date.parse('2026-03-01T10:00:03.000Z') }, prompt('new searchable prompt', 4), ...step('s2', 5, { text: 'new searchable answer' })],
+        main: [
+          prompt('old searchable prompt', 1),
+          ...step('s1', 2, { text: 'old searchable answer' }),
+          { type: 'context.undo', count: 1, time: Date.parse('2026-03-01T10:00:03.000Z') },
+          prompt('new searchable prompt', 4),
+          ...step('s2', 5, { text: 'new searchable answer' }),
+        ],
       },
     });
     const find = await indexOne(kimiReader, home);
@@ -61,7 +70,18 @@ describe('supersession per agent', () => {
   it('Codex: a rolled-back turn is superseded, later turns are not', async () => {
     const home = await tempDir();
     const id = '019a0000-0000-7000-8000-0000000000aa';
-    await writeRollout(home, id, new Rollout(id).meta().userEvent('turn one widget').assistant('answer one widget').userEvent('turn two widget').assistant('answer two widget').event('thread_rolled_back', { num_turns: 1 }).userEvent('turn three widget'));
+    await writeRollout(
+      home,
+      id,
+      new Rollout(id)
+        .meta()
+        .userEvent('turn one widget')
+        .assistant('answer one widget')
+        .userEvent('turn two widget')
+        .assistant('answer two widget')
+        .event('thread_rolled_back', { num_turns: 1 })
+        .userEvent('turn three widget'),
+    );
     const find = await indexOne(codexReader, home);
     const hits = await find('widget');
     expect(hits).toContainEqual(['turn three widget', false]);

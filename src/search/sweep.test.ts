@@ -7,7 +7,20 @@ import { search } from './query.js';
 import { ShardCache } from './shard-cache.js';
 import { appendTombstone, readManifest, storePaths, writeManifest } from './store.js';
 import { sweep } from './sweep.js';
-import { appendSaid, claudeAgents, claudeHome, clock, days, jsonl, line, minutes, sessionPath, testNow, testStore, writeSession } from './test-support/claude-home.js';
+import {
+  appendSaid,
+  claudeAgents,
+  claudeHome,
+  clock,
+  days,
+  jsonl,
+  line,
+  minutes,
+  sessionPath,
+  testNow,
+  testStore,
+  writeSession,
+} from './test-support/claude-home.js';
 
 const sid = (n: number): string => `${String(n).padStart(8, '0')}-2222-4333-8444-555555555555`;
 
@@ -36,7 +49,15 @@ describe('sweep', () => {
 
   it('reads only the appended bytes, and the new message is found after one sweep', async () => {
     const home = await tempDir();
-    const path = await writeSession(home, sid(1), Array.from({ length: 200 }, (_, i) => ({ role: 'assistant' as const, text: `filler line ${i} ${'x'.repeat(200)}`, ago: minutes(300 - i) })));
+    const path = await writeSession(
+      home,
+      sid(1),
+      Array.from({ length: 200 }, (_, i) => ({
+        role: 'assistant' as const,
+        text: `filler line ${i} ${'x'.repeat(200)}`,
+        ago: minutes(300 - i),
+      })),
+    );
     const root = testStore(home);
     await sweep({ root, agents: claudeAgents(home), now: clock });
     expect((await find(root, 'zanzibar')).sessions).toEqual([]);
@@ -156,7 +177,10 @@ describe('sweep', () => {
     const home = await tempDir();
     const path = sessionPath(home, sid(1));
     await mkdir(join(claudeHome(home), 'projects', '-work-demo'), { recursive: true });
-    await writeFile(path, `${JSON.stringify({ type: 'system', subtype: 'init', uuid: 's1', timestamp: new Date(testNow).toISOString() })}\n`);
+    await writeFile(
+      path,
+      `${JSON.stringify({ type: 'system', subtype: 'init', uuid: 's1', timestamp: new Date(testNow).toISOString() })}\n`,
+    );
     const root = testStore(home);
     expect(await sweep({ root, agents: claudeAgents(home), now: clock })).toMatchObject({ extracted: 1, empty: 1 });
     expect(await sweep({ root, agents: claudeAgents(home), now: clock })).toMatchObject({ extracted: 0, unchanged: 1, bytes_read: 0 });

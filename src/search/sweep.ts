@@ -114,7 +114,10 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
  * copy wins, then the smaller path, so the choice never depends on directory order (weak spot 14).
  * Homes are canonicalised so two spellings of one home give one set of cursors (weak spot 13).
  */
-async function discoverCandidates(agents: readonly AgentHomes[], report: SweepReport): Promise<{ candidates: Candidate[]; clean: Set<AgentId> }> {
+async function discoverCandidates(
+  agents: readonly AgentHomes[],
+  report: SweepReport,
+): Promise<{ candidates: Candidate[]; clean: Set<AgentId> }> {
   const byKey = new Map<string, Candidate>();
   const clean = new Set<AgentId>();
   // Agents are discovered concurrently (their walks are I/O); results are merged in agent and home
@@ -122,7 +125,8 @@ async function discoverCandidates(agents: readonly AgentHomes[], report: SweepRe
   const found = await Promise.all(
     agents.map(async ({ reader, homes }) => {
       const extractor = reader.messages;
-      if (extractor === undefined) return { reader, extractor, lists: [] as { homeIndex: number; sessions: DiscoveredSession[] }[], ok: true };
+      if (extractor === undefined)
+        return { reader, extractor, lists: [] as { homeIndex: number; sessions: DiscoveredSession[] }[], ok: true };
       const lists: { homeIndex: number; sessions: DiscoveredSession[] }[] = [];
       let ok = true;
       const seen = new Set<string>();
@@ -151,7 +155,11 @@ async function discoverCandidates(agents: readonly AgentHomes[], report: SweepRe
         const c: Candidate = { reader, extractor, session, key, homeIndex, newestMs: newestMtime(session) };
         const prev = byKey.get(key);
         if (prev === undefined) byKey.set(key, c);
-        else if (prev.homeIndex === homeIndex && (c.newestMs > prev.newestMs || (c.newestMs === prev.newestMs && c.session.path < prev.session.path))) byKey.set(key, c);
+        else if (
+          prev.homeIndex === homeIndex &&
+          (c.newestMs > prev.newestMs || (c.newestMs === prev.newestMs && c.session.path < prev.session.path))
+        )
+          byKey.set(key, c);
       }
     }
     if (ok) clean.add(reader.id);
@@ -215,7 +223,14 @@ function entryFrom(
 }
 
 /** The sweep's work on one session, given its plan; returns the new entry or null to leave it. */
-async function indexSession(root: string, c: Candidate, plan: SessionPlan, entry: ManifestEntry | undefined, now: () => number, report: SweepReport): Promise<ManifestEntry | null> {
+async function indexSession(
+  root: string,
+  c: Candidate,
+  plan: SessionPlan,
+  entry: ManifestEntry | undefined,
+  now: () => number,
+  report: SweepReport,
+): Promise<ManifestEntry | null> {
   const pre = identities(c.session);
   const resume = plan.kind === 'resume' && entry !== undefined;
   const from = resume ? { files: entry.cursors.map((x) => ({ path: x.path, offset: x.offset, mode: x.mode })), carry: entry.carry } : null;
@@ -238,7 +253,13 @@ async function indexSession(root: string, c: Candidate, plan: SessionPlan, entry
   return rebuildShard(root, c, retain ? entry : undefined, cursors, result, now());
 }
 
-async function appendToShard(root: string, c: Candidate, entry: ManifestEntry, cursors: FileCursor[], result: MessageExtract): Promise<ManifestEntry> {
+async function appendToShard(
+  root: string,
+  c: Candidate,
+  entry: ManifestEntry,
+  cursors: FileCursor[],
+  result: MessageExtract,
+): Promise<ManifestEntry> {
   const records = stamp(result.records, entry.generation);
   let segments: SegmentRef[] = entry.segments;
   const marksDigest = result.marksMode === 'replace' ? contentHash16(JSON.stringify(result.marks)) : '';
@@ -272,7 +293,14 @@ async function compact(root: string, refs: SegmentRef[]): Promise<SegmentRef[]> 
   return [...refs.slice(0, from), merged];
 }
 
-async function rebuildShard(root: string, c: Candidate, prior: ManifestEntry | undefined, cursors: FileCursor[], result: MessageExtract, nowMs: number): Promise<ManifestEntry> {
+async function rebuildShard(
+  root: string,
+  c: Candidate,
+  prior: ManifestEntry | undefined,
+  cursors: FileCursor[],
+  result: MessageExtract,
+  nowMs: number,
+): Promise<ManifestEntry> {
   let records: MessageRecord[] = stamp(result.records, 0);
   let generation = 0;
   let restores: Segment['marks'] = [];
@@ -292,7 +320,10 @@ async function rebuildShard(root: string, c: Candidate, prior: ManifestEntry | u
     }
   }
   const marks = [...restores, ...result.marks];
-  const segments = records.length > 0 || marks.length > 0 ? [await storeSegment(root, newSegment(c.reader.id, c.session.sessionId, records, marks, 'replace'))] : [];
+  const segments =
+    records.length > 0 || marks.length > 0
+      ? [await storeSegment(root, newSegment(c.reader.id, c.session.sessionId, records, marks, 'replace'))]
+      : [];
   const bounds = tsBounds(records, { newest: 0, oldest: 0 });
   return {
     ...entryFrom(c, cursors, result, {
@@ -346,7 +377,10 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
   const root = opts.root;
   const report = emptyReport();
   await ensureStore(root);
-  const lock = await acquireWriterLock(root, { ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}), ...(opts.onLockWait !== undefined ? { onWait: opts.onLockWait } : {}) });
+  const lock = await acquireWriterLock(root, {
+    ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}),
+    ...(opts.onLockWait !== undefined ? { onWait: opts.onLockWait } : {}),
+  });
   try {
     const opened = await openManifestForWrite(root, now(), opts.windowDays ?? defaultWindowDays);
     report.quarantined_manifest = opened.quarantined;
@@ -458,7 +492,10 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
       report.garbage_removed = await collectGarbage(root, referenced, now(), garbageGraceMs);
     }
     report.duration_ms = Math.round(performance.now() - started);
-    await writeAtomic(storePaths(root).lastSweep, JSON.stringify({ at_ms: now(), duration_ms: report.duration_ms, snapshot: report.snapshot }));
+    await writeAtomic(
+      storePaths(root).lastSweep,
+      JSON.stringify({ at_ms: now(), duration_ms: report.duration_ms, snapshot: report.snapshot }),
+    );
     return report;
   } finally {
     await lock.release();

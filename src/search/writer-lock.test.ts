@@ -56,7 +56,10 @@ describe('writer lock', () => {
   it('takes over a lock nobody has refreshed for longer than the stale limit', async () => {
     const root = await tempDir();
     await mkdir(root, { recursive: true });
-    await writeFile(join(root, 'writer.lock'), JSON.stringify({ pid: process.pid, host: 'another-host', token: 'aaaaaaaaaaaaaaaa', at_ms: 0 }));
+    await writeFile(
+      join(root, 'writer.lock'),
+      JSON.stringify({ pid: process.pid, host: 'another-host', token: 'aaaaaaaaaaaaaaaa', at_ms: 0 }),
+    );
     await expect(acquireWriterLock(root, { waitMs: 100 })).rejects.toBeInstanceOf(SearchError);
     const old = new Date(Date.now() - 10 * 60_000);
     await utimes(join(root, 'writer.lock'), old, old);

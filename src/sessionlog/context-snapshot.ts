@@ -61,11 +61,19 @@ export function writeContextSnapshot(core: SessionCore, input: ContextSnapshotIn
   const items = input.itemCount !== undefined ? ` (${input.itemCount} items)` : '';
   // A failure here throws before the map changes: the new file is the accepted orphan and the
   // previous sidecar, still named by the last durable row, stays.
-  core.emit({ event: 'context_snapshot', level: 'debug', message: `Context snapshot: ${input.label}${items}`, data, file: rel, turn: turn ?? null });
+  core.emit({
+    event: 'context_snapshot',
+    level: 'debug',
+    message: `Context snapshot: ${input.label}${items}`,
+    data,
+    file: rel,
+    turn: turn ?? null,
+  });
   core.syncEvents();
   const key = snapshotStreamKey(input.source, sessionId);
   const previous = core.snapshots.get(key);
   core.snapshots.set(key, rel);
-  if (!core.keepAllSnapshots && previous !== undefined && previous !== rel && isContainedPath(previous)) unlinkQuiet(join(core.dir, previous));
+  if (!core.keepAllSnapshots && previous !== undefined && previous !== rel && isContainedPath(previous))
+    unlinkQuiet(join(core.dir, previous));
   return rel;
 }

@@ -17,7 +17,9 @@ describe('Conversation', () => {
   it('round-trips through conversation.jsonl, omitting seq 0 and unknown provenance', async () => {
     const dir = await tempDir();
     const path = join(dir, 'conversation.jsonl');
-    const c = new Conversation([{ role: 'user', content: 'legacy', provenance: 'unknown', seq: 0, images: [{ media_type: 'image/png', data: 'AA' }] }]);
+    const c = new Conversation([
+      { role: 'user', content: 'legacy', provenance: 'unknown', seq: 0, images: [{ media_type: 'image/png', data: 'AA' }] },
+    ]);
     c.addAssistant('x', [{ id: 'i', call_id: 'c', name: 'exec', arguments: '{}' }]);
     saveConversation(path, c);
     const { conversation } = await loadConversation(path);
@@ -28,8 +30,14 @@ describe('Conversation', () => {
   it('reports a corrupt line with file and line, or skips it when tolerant', async () => {
     const dir = await tempDir();
     const path = join(dir, 'conversation.jsonl');
-    writeFileSync(path, '{"role":"user","content":"a","seq":1}\n\n{"role":"user","content":\n{"role":7,"content":"x"}\n{"role":"assistant","content":"b","seq":2}\n');
-    await expect(loadConversation(path)).rejects.toMatchObject({ code: 'CorruptConversation', message: expect.stringContaining(`${path}:3: not valid JSON at column 26 (and 1 more bad lines)`) });
+    writeFileSync(
+      path,
+      '{"role":"user","content":"a","seq":1}\n\n{"role":"user","content":\n{"role":7,"content":"x"}\n{"role":"assistant","content":"b","seq":2}\n',
+    );
+    await expect(loadConversation(path)).rejects.toMatchObject({
+      code: 'CorruptConversation',
+      message: expect.stringContaining(`${path}:3: not valid JSON at column 26 (and 1 more bad lines)`),
+    });
     const { conversation, problems } = await loadConversation(path, { tolerant: true });
     expect(conversation.messages.map((m) => m.content)).toEqual(['a', 'b']);
     expect(problems.map((p) => p.line)).toEqual([3, 4]);

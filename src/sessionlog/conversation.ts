@@ -79,7 +79,14 @@ export class Conversation {
     if (atLeast > this.next) this.next = atLeast;
   }
 
-  private push(msg: { role: string; content: string; provenance: Provenance; tool_calls?: ToolCallRef[]; tool_call_id?: string; tool_name?: string }): number {
+  private push(msg: {
+    role: string;
+    content: string;
+    provenance: Provenance;
+    tool_calls?: ToolCallRef[];
+    tool_call_id?: string;
+    tool_name?: string;
+  }): number {
     const seq = this.reserveSeq();
     this.items.push({ ...msg, seq });
     return seq;
@@ -94,7 +101,11 @@ export class Conversation {
   }
 
   addAssistant(content: string, toolCalls?: ToolCallRef[]): number {
-    return this.push(toolCalls !== undefined && toolCalls.length > 0 ? { role: 'assistant', content, tool_calls: toolCalls, provenance: 'assistant' } : { role: 'assistant', content, provenance: 'assistant' });
+    return this.push(
+      toolCalls !== undefined && toolCalls.length > 0
+        ? { role: 'assistant', content, tool_calls: toolCalls, provenance: 'assistant' }
+        : { role: 'assistant', content, provenance: 'assistant' },
+    );
   }
 
   addToolResult(callId: string, name: string, output: string): number {
@@ -143,7 +154,10 @@ export interface LoadedConversation {
  * Reads `conversation.jsonl` (a session folder names its own). A line that is not a message is a CorruptConversation error naming
  * file and line, unless `tolerant` is set, when it is skipped and listed in `problems`.
  */
-export async function loadConversation(pathOrDir: string, opts: { tolerant?: boolean; nextSeq?: number } = {}): Promise<LoadedConversation> {
+export async function loadConversation(
+  pathOrDir: string,
+  opts: { tolerant?: boolean; nextSeq?: number } = {},
+): Promise<LoadedConversation> {
   let path: string;
   try {
     path = (await stat(pathOrDir)).isDirectory() ? join(pathOrDir, files.conversation) : pathOrDir;
@@ -174,7 +188,10 @@ export async function loadConversation(pathOrDir: string, opts: { tolerant?: boo
   const first = problems[0];
   if (first !== undefined && opts.tolerant !== true) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more bad lines)` : '';
-    throw new SessionLogError('CorruptConversation', `${describeProblem(first)}${more}; repair or remove the line, or load with { tolerant: true } to skip it`);
+    throw new SessionLogError(
+      'CorruptConversation',
+      `${describeProblem(first)}${more}; repair or remove the line, or load with { tolerant: true } to skip it`,
+    );
   }
   return { conversation: new Conversation(messages, opts.nextSeq), problems };
 }

@@ -48,7 +48,8 @@ describe('a writer killed mid-write', () => {
     const responses = events.filter((e) => e.kind === 'model_response');
     expect(responses.length).toBeGreaterThanOrEqual(300);
     // Each row was written after its sidecar span: every one resolves to its full text.
-    responses.forEach((e, i) => expect(e.kind === 'model_response' && e.content).toBe(`response ${i + 1} ${'x'.repeat((i + 1) % 300)}`));
+    for (const [i, e] of responses.entries())
+      expect(e.kind === 'model_response' && e.content).toBe(`response ${i + 1} ${'x'.repeat((i + 1) % 300)}`);
     const tail = await recentEntries(dir, 5);
     expect(tail.entries).toHaveLength(5);
     expect(tail.badLines).toBe(0);

@@ -1,6 +1,8 @@
 // The one error root of the session-log library: every failure carries a `code` a caller can
 // branch on and a message that says what to do about it.
 
+import { AgentlogError, type ErrorKind } from '../errors.js';
+
 export const sessionLogErrorCodes = [
   'OpenFailed',
   'Closed',
@@ -16,18 +18,25 @@ export const sessionLogErrorCodes = [
 ] as const;
 export type SessionLogErrorCode = (typeof sessionLogErrorCodes)[number];
 
-export class SessionLogError extends Error {
-  constructor(
-    readonly code: SessionLogErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+const kindOf: Record<SessionLogErrorCode, ErrorKind> = {
+  OpenFailed: 'failed',
+  Closed: 'usage',
+  WriteFailed: 'failed',
+  InvalidArgument: 'usage',
+  SessionNotFound: 'not_found',
+  AmbiguousSession: 'usage',
+  PathOutsideLogs: 'usage',
+  CorruptMeta: 'failed',
+  CorruptConversation: 'failed',
+  UnsafeRuntimeLog: 'failed',
+  LockTimeout: 'conflict',
+};
+
+export class SessionLogError extends AgentlogError<SessionLogErrorCode> {
+  constructor(code: SessionLogErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, kindOf[code], message, options);
     this.name = 'SessionLogError';
   }
 }
 
-/** The message of an unknown thrown value, for wrapping. */
-export function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { reason } from '../errors.js';

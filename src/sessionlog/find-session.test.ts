@@ -12,7 +12,13 @@ function clockAt(ms: number): { now(): number } {
 }
 
 async function session(root: string, name: string, opts: { project?: string; role?: string; at?: number } = {}): Promise<SessionLog> {
-  const log = await SessionLog.open({ dir: join(root, 'logs', name), projectRoot: opts.project ?? '/p', task: name, ...(opts.role !== undefined ? { role: opts.role } : {}), clock: clockAt(opts.at ?? 1_000) });
+  const log = await SessionLog.open({
+    dir: join(root, 'logs', name),
+    projectRoot: opts.project ?? '/p',
+    task: name,
+    ...(opts.role !== undefined ? { role: opts.role } : {}),
+    clock: clockAt(opts.at ?? 1_000),
+  });
   await log.close();
   return log;
 }
@@ -69,7 +75,9 @@ describe('findSession', () => {
       ['bad', true],
       ['good', false],
     ]);
-    expect(problems).toEqual([{ file: join(bad, 'session_meta.json'), reason: expect.stringContaining(`${join(bad, 'session_meta.json')}:2: session_id`) }]);
+    expect(problems).toEqual([
+      { file: join(bad, 'session_meta.json'), reason: expect.stringContaining(`${join(bad, 'session_meta.json')}:2: session_id`) },
+    ]);
     expect((await findSession(root, 'bad')).problems).toHaveLength(1);
   });
 });
@@ -90,9 +98,15 @@ describe('findLatestSession', () => {
 
   it('orders legacy metas by their local created_at', async () => {
     const root = await tempDir();
-    for (const [name, created] of [['a', '2026-05-24T10:30:00'], ['b', '2026-05-25T09:00:00']] as const) {
+    for (const [name, created] of [
+      ['a', '2026-05-24T10:30:00'],
+      ['b', '2026-05-25T09:00:00'],
+    ] as const) {
       mkdirSync(join(root, 'logs', name), { recursive: true });
-      writeFileSync(join(root, 'logs', name, 'session_meta.json'), JSON.stringify({ session_id: name, created_at: created, project_root: '/p', role: null }));
+      writeFileSync(
+        join(root, 'logs', name, 'session_meta.json'),
+        JSON.stringify({ session_id: name, created_at: created, project_root: '/p', role: null }),
+      );
     }
     expect((await findLatestSession(root, '/p')).session?.sessionId).toBe('b');
     // Reopening a legacy session derives its immutable created_at_ms from created_at.

@@ -120,8 +120,14 @@ export async function findSession(stateRoot: string, idOrPrefix: string): Promis
   const first = matches[0];
   if (first === undefined) throw new SessionLogError('SessionNotFound', `no session with id or prefix "${id}" under ${root}`);
   if (matches.length > 1) {
-    const list = matches.slice(0, 10).map((m) => m.sessionId).join(', ');
-    throw new SessionLogError('AmbiguousSession', `"${id}" matches ${matches.length} sessions (${list}${matches.length > 10 ? ', …' : ''}); give more of the id`);
+    const list = matches
+      .slice(0, 10)
+      .map((m) => m.sessionId)
+      .join(', ');
+    throw new SessionLogError(
+      'AmbiguousSession',
+      `"${id}" matches ${matches.length} sessions (${list}${matches.length > 10 ? ', …' : ''}); give more of the id`,
+    );
   }
   return { ...first, problems };
 }
@@ -132,7 +138,10 @@ export function sessionTimeMs(meta: SessionMeta): number {
 }
 
 /** The most recent top-level session of `projectRoot` (the `--continue` path); sub-agent sessions are skipped. */
-export async function findLatestSession(stateRoot: string, projectRoot: string): Promise<{ session: SessionEntry | null; problems: MetaProblem[] }> {
+export async function findLatestSession(
+  stateRoot: string,
+  projectRoot: string,
+): Promise<{ session: SessionEntry | null; problems: MetaProblem[] }> {
   const { sessions, problems } = await listSessions(stateRoot);
   const project = resolve(projectRoot);
   let best: SessionEntry | null = null;

@@ -18,7 +18,9 @@ export class LineAppender {
     try {
       writeAll(this.fd, `${line}\n`);
     } catch (error) {
-      throw new SessionLogError('WriteFailed', `cannot append to ${this.path}: ${reason(error)} (check free space and permissions)`, { cause: error });
+      throw new SessionLogError('WriteFailed', `cannot append to ${this.path}: ${reason(error)} (check free space and permissions)`, {
+        cause: error,
+      });
     }
   }
 

@@ -50,7 +50,10 @@ describe('lock files', () => {
     utimesSync(lock, old, old);
     expect(await withLock(lock, () => 'ok', { timeoutMs: 2_000 })).toBe('ok');
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'live' }));
-    await expect(withLock(lock, () => 'never', { timeoutMs: 100 })).rejects.toMatchObject({ code: 'LockTimeout', message: expect.stringContaining(`process ${process.pid}`) });
+    await expect(withLock(lock, () => 'never', { timeoutMs: 100 })).rejects.toMatchObject({
+      code: 'LockTimeout',
+      message: expect.stringContaining(`process ${process.pid}`),
+    });
     expect(existsSync(lock)).toBe(true);
   });
 });

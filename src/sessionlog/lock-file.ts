@@ -39,7 +39,8 @@ function readOwner(path: string): { raw: string; owner: Owner | null } | null {
   }
   try {
     const v = JSON.parse(raw) as Partial<Owner>;
-    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string') return { raw, owner: { pid: v.pid, host: v.host, token: v.token } };
+    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string')
+      return { raw, owner: { pid: v.pid, host: v.host, token: v.token } };
   } catch {
     // Torn or empty: the owner died between creating and writing it, or is writing it right now.
   }
@@ -133,7 +134,10 @@ function release(path: string, token: string): void {
 function timeout(path: string, ms: number): SessionLogError {
   const seen = readOwner(path);
   const who = seen?.owner ? `process ${seen.owner.pid} on ${seen.owner.host}` : 'an unknown process';
-  return new SessionLogError('LockTimeout', `${path} is held by ${who} for more than ${ms} ms; if that process is stuck, stop it or delete the lock file`);
+  return new SessionLogError(
+    'LockTimeout',
+    `${path} is held by ${who} for more than ${ms} ms; if that process is stuck, stop it or delete the lock file`,
+  );
 }
 
 const waitCell = new Int32Array(new SharedArrayBuffer(4));

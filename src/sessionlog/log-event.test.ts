@@ -17,10 +17,30 @@ describe('log events', () => {
   });
 
   it('serialise in wire order, omit absent fields, and read back', () => {
-    const line = serialiseEvent({ file2: 'b', data: { x: 1 }, event: 'agent_output', ts: '10:00:00.000', ts_ms: 5, turn: 2, level: 'warn', message: 'm', file: 'a' });
+    const line = serialiseEvent({
+      file2: 'b',
+      data: { x: 1 },
+      event: 'agent_output',
+      ts: '10:00:00.000',
+      ts_ms: 5,
+      turn: 2,
+      level: 'warn',
+      message: 'm',
+      file: 'a',
+    });
     expect(Object.keys(JSON.parse(line) as object)).toEqual(['ts', 'ts_ms', 'turn', 'event', 'level', 'message', 'data', 'file', 'file2']);
     expect(serialiseEvent({ ts: 't', event: 'e' })).toBe('{"ts":"t","event":"e"}');
-    expect(toLogEvent(JSON.parse(line) as Record<string, unknown>)).toEqual({ ts: '10:00:00.000', ts_ms: 5, turn: 2, event: 'agent_output', level: 'warn', message: 'm', data: { x: 1 }, file: 'a', file2: 'b' });
+    expect(toLogEvent(JSON.parse(line) as Record<string, unknown>)).toEqual({
+      ts: '10:00:00.000',
+      ts_ms: 5,
+      turn: 2,
+      event: 'agent_output',
+      level: 'warn',
+      message: 'm',
+      data: { x: 1 },
+      file: 'a',
+      file2: 'b',
+    });
     expect(toLogEvent({ ts: 't' })).toBeUndefined();
   });
 });

@@ -64,9 +64,29 @@ describe('the message lane', () => {
     const r = rows(log.dir).filter((x) => x.event === 'model_response' || x.event === 'conversation_message');
     expect(r.map((x) => x.event)).toEqual(['model_response', 'conversation_message', 'model_response', 'conversation_message']);
     const [diag, canon, diag2, canon2] = r;
-    expect(diag).toMatchObject({ turn: 1, file: 'turns/turn_001_model.txt', data: { content_length: 78, model_offset: 0, model_bytes: 78, model: 'm-1', tokens: { prompt: 5310, completion: 212, total: 5522, cached: 1024, cache_creation: 0 } } });
-    expect(canon).toMatchObject({ file: diag?.file, data: { provenance: 'assistant', role: 'assistant', model_offset: 0, model_bytes: 78, message_seq: 1 } });
-    expect(Object.keys(canon?.data ?? {}).sort()).toEqual(['message_id', 'message_seq', 'model_bytes', 'model_offset', 'provenance', 'role']);
+    expect(diag).toMatchObject({
+      turn: 1,
+      file: 'turns/turn_001_model.txt',
+      data: {
+        content_length: 78,
+        model_offset: 0,
+        model_bytes: 78,
+        model: 'm-1',
+        tokens: { prompt: 5310, completion: 212, total: 5522, cached: 1024, cache_creation: 0 },
+      },
+    });
+    expect(canon).toMatchObject({
+      file: diag?.file,
+      data: { provenance: 'assistant', role: 'assistant', model_offset: 0, model_bytes: 78, message_seq: 1 },
+    });
+    expect(Object.keys(canon?.data ?? {}).sort()).toEqual([
+      'message_id',
+      'message_seq',
+      'model_bytes',
+      'model_offset',
+      'provenance',
+      'role',
+    ]);
     expect(diag2?.data).toMatchObject({ model_offset: 79, model_bytes: Buffer.byteLength(second), tool_calls: ['exec'] });
     expect(canon2?.data).toMatchObject({ model_offset: 79, message_seq: r2.seq });
     expect(readSpan(log.dir, 'turns/turn_001_model.txt', 79, Buffer.byteLength(second))?.text).toBe(second);
@@ -76,7 +96,11 @@ describe('the message lane', () => {
   it('writes conversation_rewound with the cut, dropping the tail without rewinding the counter', async () => {
     const root = await tempDir();
     const log = await SessionLog.open({ stateRoot: root, projectRoot: '/p', task: 't' });
-    const seqs = [log.userMessage({ provenance: 'task', text: 'a' }).seq, log.modelResponseWithMessage({ content: 'b' }).seq, log.userMessage({ provenance: 'follow_up', text: 'c' }).seq];
+    const seqs = [
+      log.userMessage({ provenance: 'task', text: 'a' }).seq,
+      log.modelResponseWithMessage({ content: 'b' }).seq,
+      log.userMessage({ provenance: 'follow_up', text: 'c' }).seq,
+    ];
     expect(seqs).toEqual([1, 2, 3]);
     expect(log.conversationRewound(1)).toBe(2);
     expect(log.userMessage({ provenance: 'follow_up', text: 'd' }).seq).toBe(4);
@@ -128,7 +152,10 @@ describe('the message lane', () => {
       [2, 'user', hash16('hello')],
       [3, 'assistant', hash16('hi there')],
     ]);
-    const saved = readFileSync(join(dir, 'conversation.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; content: string });
+    const saved = readFileSync(join(dir, 'conversation.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number; content: string });
     expect(saved.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
     expect(saved[3]?.content).toBe('go on');
   });

@@ -70,7 +70,8 @@ function fullTokens(t: Partial<Tokens> | undefined): Tokens {
 }
 
 function checkSeq(value: number, what: string): void {
-  if (!Number.isInteger(value) || value < 0) throw new SessionLogError('InvalidArgument', `${what} must be a whole number ≥ 0, got ${value}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new SessionLogError('InvalidArgument', `${what} must be a whole number ≥ 0, got ${value}`);
 }
 
 /** Writes the sidecar span and the diagnostic `model_response` row; returns the span. */
@@ -87,11 +88,23 @@ function modelResponseRow(core: SessionCore, input: MirroredResponseInput & { to
   if (input.toolNames !== undefined && input.toolNames.length > 0) data.tool_calls = input.toolNames;
   if (input.source !== undefined) data.source = input.source;
   if (input.sessionId !== undefined && input.sessionId.trim() !== '') data.session_id = input.sessionId.trim();
-  const row = core.emit({ event: 'model_response', level: 'info', message: preview(input.content), data, ...(span !== null ? { file: span.file } : {}) });
+  const row = core.emit({
+    event: 'model_response',
+    level: 'info',
+    message: preview(input.content),
+    data,
+    ...(span !== null ? { file: span.file } : {}),
+  });
   core.stats.modelTurns++;
   core.stats.totalTokens += tokens.total;
   if (input.content !== '') {
-    core.appendTranscript({ ts: row.ts, ts_ms: row.ts_ms as number, role: 'model', text: input.content, ...(input.toolNames !== undefined && input.toolNames.length > 0 ? { tools_called: input.toolNames } : {}) });
+    core.appendTranscript({
+      ts: row.ts,
+      ts_ms: row.ts_ms as number,
+      role: 'model',
+      text: input.content,
+      ...(input.toolNames !== undefined && input.toolNames.length > 0 ? { tools_called: input.toolNames } : {}),
+    });
   }
   return span;
 }
@@ -110,14 +123,26 @@ export function writeModelResponseWithMessage(core: SessionCore, input: ModelRes
   core.assertOpen();
   const seq = core.conversation.addAssistant(input.content, input.toolCalls);
   const toolNames = input.toolCalls?.map((c) => c.name);
-  const span = modelResponseRow(core, { content: input.content, ...(input.tokens ? { tokens: input.tokens } : {}), ...(input.model ? { model: input.model } : {}), ...(toolNames ? { toolNames } : {}) });
+  const span = modelResponseRow(core, {
+    content: input.content,
+    ...(input.tokens ? { tokens: input.tokens } : {}),
+    ...(input.model ? { model: input.model } : {}),
+    ...(toolNames ? { toolNames } : {}),
+  });
   const messageId = randomUUID();
   if (span !== null) {
     core.emit({
       event: 'conversation_message',
       level: 'info',
       message: preview(input.content),
-      data: { message_id: messageId, message_seq: seq, model_bytes: span.bytes, model_offset: span.offset, provenance: 'assistant', role: 'assistant' },
+      data: {
+        message_id: messageId,
+        message_seq: seq,
+        model_bytes: span.bytes,
+        model_offset: span.offset,
+        provenance: 'assistant',
+        role: 'assistant',
+      },
       file: span.file,
     });
   }
@@ -135,7 +160,10 @@ function checkAttachment(a: Attachment, i: number): Attachment {
 export function writeUserMessage(core: SessionCore, input: UserMessageInput): LaneResult {
   core.assertOpen();
   if (!(userProvenances as readonly string[]).includes(input.provenance)) {
-    throw new SessionLogError('InvalidArgument', `user message provenance must be one of ${userProvenances.join(', ')}, got ${JSON.stringify(input.provenance)}`);
+    throw new SessionLogError(
+      'InvalidArgument',
+      `user message provenance must be one of ${userProvenances.join(', ')}, got ${JSON.stringify(input.provenance)}`,
+    );
   }
   const attachments = (input.attachments ?? []).map(checkAttachment);
   let seq: number;
@@ -170,11 +198,25 @@ export function writeConversationRewound(core: SessionCore, cutAfterSeq: number,
   const removed = core.conversation.truncateAfter(cutAfterSeq);
   const ms = core.now();
   const data: JsonObject = { cut_after_seq: cutAfterSeq, kind, superseded_at_ms: ms };
-  core.emit({ event: 'conversation_rewound', level: 'info', message: `Conversation rewound (${kind}): messages after seq ${cutAfterSeq} superseded`, data }, ms);
+  core.emit(
+    {
+      event: 'conversation_rewound',
+      level: 'info',
+      message: `Conversation rewound (${kind}): messages after seq ${cutAfterSeq} superseded`,
+      data,
+    },
+    ms,
+  );
   return removed;
 }
 
 /** The cutover marker written once when a legacy conversation got its seqs on resume. */
 export function writeEpoch(core: SessionCore, mapping: EpochRow[]): void {
-  core.emit({ event: 'conversation_message_epoch', level: 'info', message: `Assigned seqs to ${mapping.length} legacy conversation messages`, data: { mapping }, turn: null });
+  core.emit({
+    event: 'conversation_message_epoch',
+    level: 'info',
+    message: `Assigned seqs to ${mapping.length} legacy conversation messages`,
+    data: { mapping },
+    turn: null,
+  });
 }

@@ -64,14 +64,20 @@ export function parseMeta(text: string, path: string): SessionMeta {
     value = JSON.parse(text);
   } catch {
     const { line, column } = lineColumn(text, jsonErrorOffset(text) ?? 0);
-    throw new SessionLogError('CorruptMeta', `${path}:${line}:${column}: not valid JSON; repair or delete the file (session.jsonl still holds the session)`);
+    throw new SessionLogError(
+      'CorruptMeta',
+      `${path}:${line}:${column}: not valid JSON; repair or delete the file (session.jsonl still holds the session)`,
+    );
   }
   const parsed = sessionMetaSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue?.path[0];
     const field = issue?.path.join('.') || '(top level)';
-    throw new SessionLogError('CorruptMeta', `${path}:${lineOfKey(text, key)}: ${field}: ${issue?.message ?? 'invalid'}; repair the field or delete the file`);
+    throw new SessionLogError(
+      'CorruptMeta',
+      `${path}:${lineOfKey(text, key)}: ${field}: ${issue?.message ?? 'invalid'}; repair the field or delete the file`,
+    );
   }
   return parsed.data;
 }
@@ -106,7 +112,22 @@ export async function readMeta(dir: string): Promise<SessionMeta | null> {
   return parseMeta(text, path);
 }
 
-const keyOrder = ['session_id', 'created_at', 'created_at_ms', 'updated_at_ms', 'project_root', 'name', 'task', 'status', 'last_turn', 'role', 'rounds', 'worktree', 'next_message_seq', 'fallback'];
+const keyOrder = [
+  'session_id',
+  'created_at',
+  'created_at_ms',
+  'updated_at_ms',
+  'project_root',
+  'name',
+  'task',
+  'status',
+  'last_turn',
+  'role',
+  'rounds',
+  'worktree',
+  'next_message_seq',
+  'fallback',
+];
 
 /** Known fields first in a fixed order, then whatever else the file held, in its own order. */
 function ordered(meta: SessionMeta): Record<string, unknown> {

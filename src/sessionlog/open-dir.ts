@@ -41,20 +41,31 @@ function openDir(dir: string): OpenedDir {
  * Opens `requested`, or on an I/O failure a private temporary folder (unless `strict`). Typed
  * errors (a corrupt meta) are never a reason to move: they are the caller's to fix.
  */
-export function openSessionDir(requested: string, opts: { strict?: boolean; tmpRoot?: string } = {}): { opened: OpenedDir; fallback: Fallback | null } {
+export function openSessionDir(
+  requested: string,
+  opts: { strict?: boolean; tmpRoot?: string } = {},
+): { opened: OpenedDir; fallback: Fallback | null } {
   try {
     return { opened: openDir(requested), fallback: null };
   } catch (error) {
     if (error instanceof SessionLogError) throw error;
     const why = reason(error);
     if (opts.strict === true) {
-      throw new SessionLogError('OpenFailed', `cannot open session log folder ${requested}: ${why}; fix its permissions or free space, or open without strict to use a private temporary folder`, { cause: error });
+      throw new SessionLogError(
+        'OpenFailed',
+        `cannot open session log folder ${requested}: ${why}; fix its permissions or free space, or open without strict to use a private temporary folder`,
+        { cause: error },
+      );
     }
     let temp: string;
     try {
       temp = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'agentlog-session-'));
     } catch (tempError) {
-      throw new SessionLogError('OpenFailed', `cannot open session log folder ${requested} (${why}) nor a temporary one: ${reason(tempError)}`, { cause: tempError });
+      throw new SessionLogError(
+        'OpenFailed',
+        `cannot open session log folder ${requested} (${why}) nor a temporary one: ${reason(tempError)}`,
+        { cause: tempError },
+      );
     }
     return { opened: openDir(temp), fallback: { requestedDir: requested, reason: why } };
   }

@@ -35,12 +35,17 @@ describe('recentEntries', () => {
   it('agrees with a whole-file read for any rows, block size and n', async () => {
     const dir = await tempDir();
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: 'grapheme', maxLength: 30 }), { maxLength: 40 }), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 0, max: 45 }), async (messages, block, n) => {
-        const body = messages.map((m, i) => `${JSON.stringify({ ts: 't', ts_ms: i, event: 'info', message: m })}\n`).join('');
-        writeFileSync(join(dir, 'session.jsonl'), body);
-        const r = await recentEntries(dir, n, { blockBytes: block });
-        expect(r.entries.map((e) => e.message)).toEqual(n === 0 ? [] : messages.slice(-n));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'grapheme', maxLength: 30 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 0, max: 45 }),
+        async (messages, block, n) => {
+          const body = messages.map((m, i) => `${JSON.stringify({ ts: 't', ts_ms: i, event: 'info', message: m })}\n`).join('');
+          writeFileSync(join(dir, 'session.jsonl'), body);
+          const r = await recentEntries(dir, n, { blockBytes: block });
+          expect(r.entries.map((e) => e.message)).toEqual(n === 0 ? [] : messages.slice(-n));
+        },
+      ),
       { numRuns: 60 },
     );
   });

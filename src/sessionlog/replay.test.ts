@@ -13,7 +13,14 @@ function only<K extends ReplayEvent['kind']>(events: ReplayEvent[], kind: K): Ex
 describe('replay: every writer method → line → UI event', () => {
   it('round-trips a whole session in order, starting with replay_start', async () => {
     const root = await tempDir();
-    const log = await SessionLog.open({ stateRoot: root, projectRoot: '/p', task: 'Fix the login loop', provider: 'anthropic', model: 'claude-x', autonomy: 'auto' });
+    const log = await SessionLog.open({
+      stateRoot: root,
+      projectRoot: '/p',
+      task: 'Fix the login loop',
+      provider: 'anthropic',
+      model: 'claude-x',
+      autonomy: 'auto',
+    });
     const shot = { upload_id: 'u-1', name: 'a.png', mime: 'image/png', url: '/u/1' };
     log.userMessage({ provenance: 'task', text: 'Fix the login loop', attachments: [shot] });
     log.turnStart(1, { budgetPct: 1.5, remainingTokens: 1000 });
@@ -38,7 +45,13 @@ describe('replay: every writer method → line → UI event', () => {
     const { events, problems, tornTail } = await replay(log.dir);
     expect(problems).toEqual([]);
     expect(tornTail).toBe(false);
-    expect(events[0]).toMatchObject({ kind: 'replay_start', session_id: log.sessionId, provider: 'anthropic', model: 'claude-x', autonomy: 'auto' });
+    expect(events[0]).toMatchObject({
+      kind: 'replay_start',
+      session_id: log.sessionId,
+      provider: 'anthropic',
+      model: 'claude-x',
+      autonomy: 'auto',
+    });
     expect(events.map((e) => e.kind)).toEqual([
       'replay_start',
       'log', // Provider:
@@ -63,10 +76,25 @@ describe('replay: every writer method → line → UI event', () => {
       'round_complete',
       'session_end',
     ]);
-    expect(only(events, 'user_message')[0]).toMatchObject({ text: 'Fix the login loop', provenance: 'task', seq: 1, attachments: [shot], turn: null });
+    expect(only(events, 'user_message')[0]).toMatchObject({
+      text: 'Fix the login loop',
+      provenance: 'task',
+      seq: 1,
+      attachments: [shot],
+      turn: null,
+    });
     expect(only(events, 'turn_start')[0]).toMatchObject({ turn: 1, budget_pct: 1.5, remaining_tokens: 1000 });
-    expect(only(events, 'reasoning')[0]).toMatchObject({ content: 'The cookie is missing because…', summary: 'thinking about cookies', turn: 1 });
-    expect(only(events, 'model_response')[0]).toMatchObject({ content: 'Found it.', clipped: false, model: 'claude-x', tokens: { prompt: 10, completion: 2, total: 12, cached: 0, cache_creation: 0 } });
+    expect(only(events, 'reasoning')[0]).toMatchObject({
+      content: 'The cookie is missing because…',
+      summary: 'thinking about cookies',
+      turn: 1,
+    });
+    expect(only(events, 'model_response')[0]).toMatchObject({
+      content: 'Found it.',
+      clipped: false,
+      model: 'claude-x',
+      tokens: { prompt: 10, completion: 2, total: 12, cached: 0, cache_creation: 0 },
+    });
     expect(only(events, 'agent_input')[0]?.functions).toEqual(['execAsAgent', 'writeFile']);
     expect(only(events, 'agent_output')).toMatchObject([
       { stdout: 'a\nb\n', stderr: 'warning: x', output_id: 'o1' },
@@ -79,9 +107,21 @@ describe('replay: every writer method → line → UI event', () => {
       { level: 'error', source: 'system', message: 'boom' },
       { level: 'debug', message: 'detail' },
     ]);
-    expect(only(events, 'context_snapshot')[0]).toMatchObject({ source: 'native', label: 'req 1', format: 'test.v1', item_count: 2, token_count: 30, exact_replay_available: true });
+    expect(only(events, 'context_snapshot')[0]).toMatchObject({
+      source: 'native',
+      label: 'req 1',
+      format: 'test.v1',
+      item_count: 2,
+      token_count: 30,
+      exact_replay_available: true,
+    });
     expect(only(events, 'session_identity')[0]).toMatchObject({ session_id: 'child-1', source: 'codex', backend_session_id: 'backend-1' });
-    expect(only(events, 'session_relationship')[0]).toMatchObject({ parent_session_id: log.sessionId, child_session_id: 'child-1', relationship: 'subagent', ephemeral: false });
+    expect(only(events, 'session_relationship')[0]).toMatchObject({
+      parent_session_id: log.sessionId,
+      child_session_id: 'child-1',
+      relationship: 'subagent',
+      ephemeral: false,
+    });
     expect(only(events, 'conversation_rewound')[0]).toMatchObject({ cut_after_seq: 1, rewind_kind: 'tail_rollback' });
     expect(only(events, 'round_complete')[0]).toMatchObject({ round: 1, turns_in_round: 1 });
     expect(only(events, 'session_end')[0]).toMatchObject({ outcome: 'completed', total_turns: 1 });
@@ -114,8 +154,22 @@ describe('replay: every writer method → line → UI event', () => {
     const line = (o: object): string => `${JSON.stringify(o)}\n`;
     writeFileSync(
       join(dir, 'session.jsonl'),
-      line({ ts: '10:00:00.000', turn: 1, event: 'model_response', message: 'Response 2', data: { content_length: 10 }, file: 'turns/turn_001_model.txt' }) +
-        line({ ts: '10:00:01.000', turn: 2, event: 'model_response', message: 'Wh', data: { content_length: 5 }, file: 'turns/turn_002_model.txt' }) +
+      line({
+        ts: '10:00:00.000',
+        turn: 1,
+        event: 'model_response',
+        message: 'Response 2',
+        data: { content_length: 10 },
+        file: 'turns/turn_001_model.txt',
+      }) +
+        line({
+          ts: '10:00:01.000',
+          turn: 2,
+          event: 'model_response',
+          message: 'Wh',
+          data: { content_length: 5 },
+          file: 'turns/turn_002_model.txt',
+        }) +
         line({ ts: '10:00:02.000', event: 'info', message: 'Session attached: abc (codex)' }) +
         line({ ts: '10:00:03.000', event: 'info', level: 'info', message: 'Provider: openai extra' }) +
         'not json\n' +

@@ -43,7 +43,13 @@ function spanText(dir: string, file: string | undefined, data: LogEvent['data'],
 function tokensOf(data: LogEvent['data']): Tokens | null {
   const t = obj(data, 'tokens');
   if (t === undefined) return null;
-  return { prompt: num(t, 'prompt') ?? 0, completion: num(t, 'completion') ?? 0, total: num(t, 'total') ?? 0, cached: num(t, 'cached') ?? 0, cache_creation: num(t, 'cache_creation') ?? 0 };
+  return {
+    prompt: num(t, 'prompt') ?? 0,
+    completion: num(t, 'completion') ?? 0,
+    total: num(t, 'total') ?? 0,
+    cached: num(t, 'cached') ?? 0,
+    cache_creation: num(t, 'cache_creation') ?? 0,
+  };
 }
 
 function attachmentsOf(data: LogEvent['data']): Attachment[] {
@@ -72,13 +78,30 @@ export function replayRow(dir: string, e: LogEvent): ReplayEvent | undefined {
       return { ...b, kind: 'turn_start', budget_pct: num(d, 'budget_pct') ?? null, remaining_tokens: num(d, 'remaining_tokens') ?? null };
     case 'model_response': {
       const span = spanText(dir, e.file, d, 'model', 'content_length');
-      return { ...b, kind: 'model_response', content: span?.text ?? e.message ?? '', clipped: span?.clipped ?? false, tokens: tokensOf(d), model: str(d, 'model') ?? null, source: str(d, 'source') ?? null, session_id: str(d, 'session_id') ?? null };
+      return {
+        ...b,
+        kind: 'model_response',
+        content: span?.text ?? e.message ?? '',
+        clipped: span?.clipped ?? false,
+        tokens: tokensOf(d),
+        model: str(d, 'model') ?? null,
+        source: str(d, 'source') ?? null,
+        session_id: str(d, 'session_id') ?? null,
+      };
     }
     case 'conversation_message': {
       // The assistant row's diagnostic twin (`model_response`) renders; this library writes no
       // `[user]` twin for user rows, so the canonical user row renders itself.
       if (str(d, 'role') !== 'user') return undefined;
-      return { ...b, kind: 'user_message', text: str(d, 'text') ?? e.message ?? '', provenance: str(d, 'provenance') ?? null, seq: num(d, 'message_seq') ?? null, ref_seq: num(d, 'ref_seq') ?? null, attachments: attachmentsOf(d) };
+      return {
+        ...b,
+        kind: 'user_message',
+        text: str(d, 'text') ?? e.message ?? '',
+        provenance: str(d, 'provenance') ?? null,
+        seq: num(d, 'message_seq') ?? null,
+        ref_seq: num(d, 'ref_seq') ?? null,
+        attachments: attachmentsOf(d),
+      };
     }
     case 'reasoning': {
       const full = spanText(dir, e.file, d, 'reasoning', 'full_content_length');
@@ -92,10 +115,25 @@ export function replayRow(dir: string, e: LogEvent): ReplayEvent | undefined {
       const out = spanText(dir, e.file, d, 'stdout', 'stdout_length');
       const err = spanText(dir, e.file2, d, 'stderr', 'stderr_length');
       const stdout = out?.text ?? (e.message === '(no output)' ? '' : (e.message ?? ''));
-      return { ...b, kind: 'agent_output', stdout, stderr: err?.text ?? '', clipped: (out?.clipped ?? false) || (err?.clipped ?? false), output_id: str(d, 'output_id') ?? null, source: str(d, 'source') ?? null, session_id: str(d, 'session_id') ?? null };
+      return {
+        ...b,
+        kind: 'agent_output',
+        stdout,
+        stderr: err?.text ?? '',
+        clipped: (out?.clipped ?? false) || (err?.clipped ?? false),
+        output_id: str(d, 'output_id') ?? null,
+        source: str(d, 'source') ?? null,
+        session_id: str(d, 'session_id') ?? null,
+      };
     }
     case 'approval':
-      return { ...b, kind: 'approval', category: str(d, 'category') ?? null, decision: str(d, 'decision') ?? '', preview: str(d, 'preview') ?? e.message ?? '' };
+      return {
+        ...b,
+        kind: 'approval',
+        category: str(d, 'category') ?? null,
+        decision: str(d, 'decision') ?? '',
+        preview: str(d, 'preview') ?? e.message ?? '',
+      };
     case 'auto_approved':
       return { ...b, kind: 'approval', category: null, decision: 'auto_approved', preview: e.message ?? '' };
     case 'info':
@@ -109,22 +147,57 @@ export function replayRow(dir: string, e: LogEvent): ReplayEvent | undefined {
       return { ...b, kind: 'log', level, source: logSource(message), message };
     }
     case 'conversation_rewound':
-      return { ...b, kind: 'conversation_rewound', cut_after_seq: num(d, 'cut_after_seq') ?? 0, rewind_kind: str(d, 'kind') ?? '', superseded_at_ms: num(d, 'superseded_at_ms') ?? e.ts_ms ?? null };
+      return {
+        ...b,
+        kind: 'conversation_rewound',
+        cut_after_seq: num(d, 'cut_after_seq') ?? 0,
+        rewind_kind: str(d, 'kind') ?? '',
+        superseded_at_ms: num(d, 'superseded_at_ms') ?? e.ts_ms ?? null,
+      };
     case 'context_snapshot': {
       const file = e.file ?? null;
       const available = file !== null && isContainedPath(file) && existsSync(join(dir, file));
-      return { ...b, kind: 'context_snapshot', source: str(d, 'source') ?? '', label: str(d, 'label') ?? '', format: str(d, 'format') ?? null, file, exact_replay_available: available, token_count: num(d, 'token_count') ?? null, item_count: num(d, 'item_count') ?? null, session_id: str(d, 'session_id') ?? null };
+      return {
+        ...b,
+        kind: 'context_snapshot',
+        source: str(d, 'source') ?? '',
+        label: str(d, 'label') ?? '',
+        format: str(d, 'format') ?? null,
+        file,
+        exact_replay_available: available,
+        token_count: num(d, 'token_count') ?? null,
+        item_count: num(d, 'item_count') ?? null,
+        session_id: str(d, 'session_id') ?? null,
+      };
     }
     case 'session_identity':
-      return { ...b, kind: 'session_identity', session_id: str(d, 'session_id') ?? '', source: str(d, 'source') ?? '', backend_session_id: str(d, 'backend_session_id') ?? '' };
+      return {
+        ...b,
+        kind: 'session_identity',
+        session_id: str(d, 'session_id') ?? '',
+        source: str(d, 'source') ?? '',
+        backend_session_id: str(d, 'backend_session_id') ?? '',
+      };
     case 'session_relationship':
-      return { ...b, kind: 'session_relationship', parent_session_id: str(d, 'parent_session_id') ?? '', child_session_id: str(d, 'child_session_id') ?? '', relationship: str(d, 'relationship') ?? '', ephemeral: bool(d, 'ephemeral') ?? false };
+      return {
+        ...b,
+        kind: 'session_relationship',
+        parent_session_id: str(d, 'parent_session_id') ?? '',
+        child_session_id: str(d, 'child_session_id') ?? '',
+        relationship: str(d, 'relationship') ?? '',
+        ephemeral: bool(d, 'ephemeral') ?? false,
+      };
     case 'session_attached':
       return { ...b, kind: 'session_attached', session_id: str(d, 'session_id') ?? '', source: str(d, 'source') ?? '' };
     case 'round_complete':
       return { ...b, kind: 'round_complete', round: num(d, 'round') ?? 0, turns_in_round: num(d, 'turns_in_round') ?? null };
     case 'session_end':
-      return { ...b, kind: 'session_end', outcome: str(d, 'outcome') ?? /^Session ended: (.*) \(\d+ turns\)$/.exec(e.message ?? '')?.[1] ?? '', total_turns: num(d, 'total_turns') ?? null };
+      return {
+        ...b,
+        kind: 'session_end',
+        outcome: str(d, 'outcome') ?? /^Session ended: (.*) \(\d+ turns\)$/.exec(e.message ?? '')?.[1] ?? '',
+        total_turns: num(d, 'total_turns') ?? null,
+      };
     default:
       return undefined;
   }
@@ -165,7 +238,8 @@ export async function replay(dir: string): Promise<Replay> {
       if (ev !== undefined) events.push(ev);
     });
   } catch (error) {
-    if (isNotFound(error)) throw new SessionLogError('SessionNotFound', `${dir} holds no ${files.events}; is it a session folder?`, { cause: error });
+    if (isNotFound(error))
+      throw new SessionLogError('SessionNotFound', `${dir} holds no ${files.events}; is it a session folder?`, { cause: error });
     throw error;
   }
   let sessionId = basename(dir);
@@ -174,6 +248,13 @@ export async function replay(dir: string): Promise<Replay> {
   } catch {
     // A corrupt meta does not stop a replay; `findSession`/`listSessions` report it.
   }
-  const start: ReplayEvent = { ts: first?.ts ?? '', ts_ms: first?.ts_ms ?? null, turn: null, kind: 'replay_start', session_id: sessionId, ...status };
+  const start: ReplayEvent = {
+    ts: first?.ts ?? '',
+    ts_ms: first?.ts_ms ?? null,
+    turn: null,
+    kind: 'replay_start',
+    session_id: sessionId,
+    ...status,
+  };
   return { events: [start, ...events], problems, tornTail };
 }

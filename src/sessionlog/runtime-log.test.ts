@@ -28,7 +28,9 @@ describe('per-command runtime logs', () => {
     writeFileSync(victim, 'precious');
     const random = runtimeRandom();
     symlinkSync(victim, join(log.dir, `7_${random}_stdout.log`));
-    expect(() => log.runtimeLog('7', 'stdout', random)).toThrow(expect.objectContaining({ code: 'UnsafeRuntimeLog', message: expect.stringContaining('nothing was written') }));
+    expect(() => log.runtimeLog('7', 'stdout', random)).toThrow(
+      expect.objectContaining({ code: 'UnsafeRuntimeLog', message: expect.stringContaining('nothing was written') }),
+    );
     // A dangling link is refused too (O_EXCL never follows it to create the target).
     const target = join(root, 'would-be-created.txt');
     symlinkSync(target, join(log.dir, `8_${random}_stderr.log`));

@@ -19,8 +19,13 @@ const noncePattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const randomPattern = /^[0-9a-f]{32}$/;
 
 export function runtimeLogName(nonce: string, random: string, stream: RuntimeStream): string {
-  if (!noncePattern.test(nonce)) throw new SessionLogError('InvalidArgument', `runtime log nonce ${JSON.stringify(nonce)} must be 1-64 letters, digits, "_" or "-", starting with a letter or digit`);
-  if (!randomPattern.test(random)) throw new SessionLogError('InvalidArgument', `runtime log random part must be 32 lowercase hex digits, got ${JSON.stringify(random)}`);
+  if (!noncePattern.test(nonce))
+    throw new SessionLogError(
+      'InvalidArgument',
+      `runtime log nonce ${JSON.stringify(nonce)} must be 1-64 letters, digits, "_" or "-", starting with a letter or digit`,
+    );
+  if (!randomPattern.test(random))
+    throw new SessionLogError('InvalidArgument', `runtime log random part must be 32 lowercase hex digits, got ${JSON.stringify(random)}`);
   return `${nonce}_${random}_${stream}.log`;
 }
 
@@ -43,7 +48,11 @@ export class RuntimeLog {
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code === 'EEXIST' || code === 'ELOOP') {
-        throw new SessionLogError('UnsafeRuntimeLog', `refusing to write runtime log ${path}: something (possibly a planted symlink) already exists there; nothing was written. Remove it or use a fresh nonce`, { cause: error });
+        throw new SessionLogError(
+          'UnsafeRuntimeLog',
+          `refusing to write runtime log ${path}: something (possibly a planted symlink) already exists there; nothing was written. Remove it or use a fresh nonce`,
+          { cause: error },
+        );
       }
       throw new SessionLogError('WriteFailed', `cannot create runtime log ${path}: ${reason(error)}`, { cause: error });
     }

@@ -31,7 +31,13 @@ export function writeReasoning(core: SessionCore, input: ReasoningInput): void {
     data.reasoning_bytes = span.bytes;
     file = rel;
   }
-  core.emit({ event: 'reasoning', level: 'info', ...(input.summary !== undefined ? { message: input.summary } : {}), data, ...(file !== undefined ? { file } : {}) });
+  core.emit({
+    event: 'reasoning',
+    level: 'info',
+    ...(input.summary !== undefined ? { message: input.summary } : {}),
+    data,
+    ...(file !== undefined ? { file } : {}),
+  });
 }
 
 /** Function names of a `{commands: [{function: …}]}` batch. */
@@ -54,7 +60,13 @@ export function writeAgentInput(core: SessionCore, commands: string | JsonObject
   const rel = turnFile(core.turn, 'agent_in.json');
   core.sidecar(rel, () => writeSidecar(core.dir, rel, pretty));
   const functions = functionNames(parsed);
-  core.emit({ event: 'agent_input', level: 'info', message: `Commands: ${functions.join(', ')}`, data: { functions, json_length: Buffer.byteLength(json, 'utf8') }, file: rel });
+  core.emit({
+    event: 'agent_input',
+    level: 'info',
+    message: `Commands: ${functions.join(', ')}`,
+    data: { functions, json_length: Buffer.byteLength(json, 'utf8') },
+    file: rel,
+  });
 }
 
 export interface AgentOutputInput {
@@ -73,7 +85,10 @@ export function writeAgentOutput(core: SessionCore, input: AgentOutputInput): vo
   const errRel = turnFile(core.turn, 'stderr.txt');
   const out = input.stdout === '' ? null : core.sidecar(outRel, () => appendSpan(core.dir, outRel, input.stdout));
   const err = stderr === '' ? null : core.sidecar(errRel, () => appendSpan(core.dir, errRel, stderr));
-  const data: Record<string, unknown> = { stdout_length: Buffer.byteLength(input.stdout, 'utf8'), stderr_length: Buffer.byteLength(stderr, 'utf8') };
+  const data: Record<string, unknown> = {
+    stdout_length: Buffer.byteLength(input.stdout, 'utf8'),
+    stderr_length: Buffer.byteLength(stderr, 'utf8'),
+  };
   if (input.outputId !== undefined) data.output_id = input.outputId;
   if (input.itemId !== undefined && input.itemId.trim() !== '') data.item_id = input.itemId.trim();
   if (input.source !== undefined) data.source = input.source;
@@ -98,5 +113,10 @@ export function writeAgentOutput(core: SessionCore, input: AgentOutputInput): vo
 
 /** An approval decision (`approved`, `denied`, `waiting`…) on an action of a category. */
 export function writeApproval(core: SessionCore, category: string, actionPreview: string, decision: string): void {
-  core.emit({ event: 'approval', level: 'warn', message: `${actionPreview} -> ${decision}`, data: { category, decision, preview: actionPreview } });
+  core.emit({
+    event: 'approval',
+    level: 'warn',
+    message: `${actionPreview} -> ${decision}`,
+    data: { category, decision, preview: actionPreview },
+  });
 }

@@ -39,7 +39,11 @@ export class SessionCore {
   ) {}
 
   assertOpen(): void {
-    if (this.closed) throw new SessionLogError('Closed', `the session log in ${this.dir} is closed; open it again (SessionLog.open({ dir })) to keep writing`);
+    if (this.closed)
+      throw new SessionLogError(
+        'Closed',
+        `the session log in ${this.dir} is closed; open it again (SessionLog.open({ dir })) to keep writing`,
+      );
   }
 
   now(): number {
@@ -86,7 +90,9 @@ export class SessionCore {
       return write();
     } catch (error) {
       if (error instanceof SessionLogError) throw error;
-      throw new SessionLogError('WriteFailed', `cannot write ${rel} in ${this.dir}: ${reason(error)} (check free space and permissions)`, { cause: error });
+      throw new SessionLogError('WriteFailed', `cannot write ${rel} in ${this.dir}: ${reason(error)} (check free space and permissions)`, {
+        cause: error,
+      });
     }
   }
 

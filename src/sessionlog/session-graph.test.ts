@@ -19,7 +19,11 @@ describe('sessionGraph', () => {
     const g = await sessionGraph(root);
     const byId = new Map(g.nodes.map((n) => [n.session_id, n]));
     expect(byId.get(daemon.sessionId)).toMatchObject({ dir: daemon.dir, wrapper: false, backends: [] });
-    expect(byId.get(child.sessionId)).toMatchObject({ dir: child.dir, wrapper: true, backends: [{ source: 'codex', backend_session_id: 'backend-1' }] });
+    expect(byId.get(child.sessionId)).toMatchObject({
+      dir: child.dir,
+      wrapper: true,
+      backends: [{ source: 'codex', backend_session_id: 'backend-1' }],
+    });
     expect(byId.get('ghost')).toMatchObject({ dir: null });
     expect(g.edges.map((e) => [e.parent, e.child, e.relationship, e.ephemeral, e.logged_in])).toEqual([
       [daemon.sessionId, child.sessionId, 'subagent', false, daemon.sessionId],

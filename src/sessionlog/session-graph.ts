@@ -73,7 +73,8 @@ export async function sessionGraph(stateRoot: string): Promise<SessionGraph> {
           const backend = str(e.data, 'backend_session_id');
           if (id === undefined || source === undefined || backend === undefined) return;
           const n = node(id);
-          if (!n.backends.some((b) => b.source === source && b.backend_session_id === backend)) n.backends.push({ source, backend_session_id: backend });
+          if (!n.backends.some((b) => b.source === source && b.backend_session_id === backend))
+            n.backends.push({ source, backend_session_id: backend });
           if (id === s.sessionId) n.wrapper = true;
         } else if (e.event === 'session_relationship') {
           const parent = str(e.data, 'parent_session_id');
@@ -83,7 +84,15 @@ export async function sessionGraph(stateRoot: string): Promise<SessionGraph> {
           node(parent);
           node(child);
           const key = `${parent}\u0000${child}\u0000${relationship}`;
-          if (!edges.has(key)) edges.set(key, { parent, child, relationship, ephemeral: bool(e.data, 'ephemeral') ?? false, ts_ms: e.ts_ms ?? null, logged_in: s.sessionId });
+          if (!edges.has(key))
+            edges.set(key, {
+              parent,
+              child,
+              relationship,
+              ephemeral: bool(e.data, 'ephemeral') ?? false,
+              ts_ms: e.ts_ms ?? null,
+              logged_in: s.sessionId,
+            });
         }
       });
     } catch (error) {

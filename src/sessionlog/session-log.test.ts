@@ -66,7 +66,10 @@ describe('SessionLog.open', () => {
     expect(mode(join(root, 'logs'))).toBe(0o700);
     expect(mode(log.dir)).toBe(0o700);
     expect(mode(join(log.dir, 'turns'))).toBe(0o700);
-    const all = [...readdirSync(log.dir).map((f) => join(log.dir, f)), ...readdirSync(join(log.dir, 'turns')).map((f) => join(log.dir, 'turns', f))];
+    const all = [
+      ...readdirSync(log.dir).map((f) => join(log.dir, f)),
+      ...readdirSync(join(log.dir, 'turns')).map((f) => join(log.dir, 'turns', f)),
+    ];
     const regular = all.filter((p) => statSync(p).isFile());
     expect(regular.length).toBeGreaterThan(12);
     for (const p of regular) expect([p, mode(p)]).toEqual([p, 0o600]);
@@ -89,7 +92,15 @@ describe('SessionLog.open', () => {
     const root = await tempDir();
     const dir = join(root, 'logs', 's1');
     const clock = steppingClock();
-    const a = await SessionLog.open({ dir, projectRoot: '/p', task: 'first', name: '  Fix   auth  bug ', role: 'research', clock, worktree: { branch: 'b', path: '/w', base_root: '/p' } });
+    const a = await SessionLog.open({
+      dir,
+      projectRoot: '/p',
+      task: 'first',
+      name: '  Fix   auth  bug ',
+      role: 'research',
+      clock,
+      worktree: { branch: 'b', path: '/w', base_root: '/p' },
+    });
     const m1 = readMetaSync(dir);
     expect(m1?.name).toBe('Fix auth bug');
     await a.close();
@@ -101,7 +112,15 @@ describe('SessionLog.open', () => {
     expect(m2?.created_at_ms).toBe(m1?.created_at_ms);
     expect(m2?.created_at).toBe(m1?.created_at);
     expect(m2?.updated_at_ms).toBeGreaterThan(m1?.updated_at_ms ?? Infinity);
-    expect(m2).toMatchObject({ task: 'second', name: 'Fix auth bug', role: 'research', status: 'idle', rounds: 1, custom_field: { keep: true }, worktree: { branch: 'b', path: '/w', base_root: '/p' } });
+    expect(m2).toMatchObject({
+      task: 'second',
+      name: 'Fix auth bug',
+      role: 'research',
+      status: 'idle',
+      rounds: 1,
+      custom_field: { keep: true },
+      worktree: { branch: 'b', path: '/w', base_root: '/p' },
+    });
     b.writeSummary({ outcome: 'completed' });
     expect(readMetaSync(dir)).toMatchObject({ status: 'completed', rounds: 1 });
     await b.close();
@@ -128,7 +147,19 @@ describe('SessionLog.open', () => {
     const summary = JSON.parse(readFileSync(join(c.dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
     expect(summary).toMatchObject({ task: 't', outcome: 'completed', total_turns: 5, session_id: c.sessionId, session_dir: c.dir });
     const stats = JSON.parse(readFileSync(join(c.dir, 'session_summary.json'), 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(stats)).toEqual(['duration_secs', 'voice_provider', 'voice_model', 'voice_connections', 'voice_reconnects', 'model_turns', 'cu_tasks', 'frames_sent', 'errors', 'user_transcripts', 'total_tokens']);
+    expect(Object.keys(stats)).toEqual([
+      'duration_secs',
+      'voice_provider',
+      'voice_model',
+      'voice_connections',
+      'voice_reconnects',
+      'model_turns',
+      'cu_tasks',
+      'frames_sent',
+      'errors',
+      'user_transcripts',
+      'total_tokens',
+    ]);
     expect(rows(c.dir).at(-1)).toMatchObject({ event: 'session_end', file: 'summary.json' });
   });
 
@@ -171,7 +202,9 @@ describe('SessionLog.open', () => {
   it('fails loudly in strict mode', async () => {
     const root = await tempDir();
     writeFileSync(join(root, 'file'), 'x');
-    await expect(SessionLog.open({ dir: join(root, 'file', 's'), projectRoot: '/p', task: 't', strict: true })).rejects.toMatchObject({ code: 'OpenFailed' });
+    await expect(SessionLog.open({ dir: join(root, 'file', 's'), projectRoot: '/p', task: 't', strict: true })).rejects.toMatchObject({
+      code: 'OpenFailed',
+    });
   });
 
   it('refuses to reopen over a corrupt meta, naming file and line', async () => {
@@ -188,7 +221,9 @@ describe('SessionLog.open', () => {
     const root = await tempDir();
     const log = await SessionLog.open({ stateRoot: root, projectRoot: '/p', task: 't' });
     expect(() => log.turnStart(-1)).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
-    expect(() => log.userMessage({ provenance: 'tool_output' as 'task', text: 'x' })).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
+    expect(() => log.userMessage({ provenance: 'tool_output' as 'task', text: 'x' })).toThrow(
+      expect.objectContaining({ code: 'InvalidArgument' }),
+    );
     await log.close();
     expect(() => log.info('late')).toThrow(expect.objectContaining({ code: 'Closed' }));
     await expect(SessionLog.open({ projectRoot: '/p', task: 't' })).rejects.toMatchObject({ code: 'InvalidArgument' });

@@ -10,13 +10,30 @@ import { writeContextSnapshot, type ContextSnapshotInput } from './context-snaps
 import { Conversation, loadConversation, saveConversation } from './conversation.js';
 import { SessionLogError } from './errors.js';
 import type { Level } from './log-event.js';
-import { writeConversationRewound, writeEpoch, writeModelResponse, writeModelResponseWithMessage, writeUserMessage, type LaneResult, type MirroredResponseInput, type ModelResponseInput, type UserMessageInput } from './message-lane.js';
+import {
+  writeConversationRewound,
+  writeEpoch,
+  writeModelResponse,
+  writeModelResponseWithMessage,
+  writeUserMessage,
+  type LaneResult,
+  type MirroredResponseInput,
+  type ModelResponseInput,
+  type UserMessageInput,
+} from './message-lane.js';
 import { updateMetaSync, type SessionMeta } from './meta.js';
 import { openSessionDir, type Fallback } from './open-dir.js';
 import { files, logsRoot } from './paths.js';
 import { readResumeState } from './resume-state.js';
 import { RuntimeLog, type RuntimeStream } from './runtime-log.js';
-import { writeAgentInput, writeAgentOutput, writeApproval, writeReasoning, type AgentOutputInput, type ReasoningInput } from './runtime-writers.js';
+import {
+  writeAgentInput,
+  writeAgentOutput,
+  writeApproval,
+  writeReasoning,
+  type AgentOutputInput,
+  type ReasoningInput,
+} from './runtime-writers.js';
 import { SessionCore } from './session-core.js';
 import { normaliseName } from './session-name.js';
 import type { Span } from './sidecar.js';
@@ -64,27 +81,53 @@ export class SessionLog {
 
   /** Opens a new session, or reopens (resumes) the one in `dir`. */
   static async open(opts: OpenOptions): Promise<SessionLog> {
-    if ((opts.stateRoot === undefined) === (opts.dir === undefined)) throw new SessionLogError('InvalidArgument', 'SessionLog.open needs exactly one of stateRoot (new session) or dir (a given folder)');
-    if (typeof opts.projectRoot !== 'string' || typeof opts.task !== 'string') throw new SessionLogError('InvalidArgument', 'SessionLog.open needs projectRoot and task strings');
+    if ((opts.stateRoot === undefined) === (opts.dir === undefined))
+      throw new SessionLogError('InvalidArgument', 'SessionLog.open needs exactly one of stateRoot (new session) or dir (a given folder)');
+    if (typeof opts.projectRoot !== 'string' || typeof opts.task !== 'string')
+      throw new SessionLogError('InvalidArgument', 'SessionLog.open needs projectRoot and task strings');
     const clock = opts.clock ?? systemClock;
     const requested = opts.dir !== undefined ? resolve(opts.dir) : join(logsRoot(resolve(opts.stateRoot as string)), randomUUID());
-    const { opened, fallback } = openSessionDir(requested, { ...(opts.strict !== undefined ? { strict: opts.strict } : {}), ...(opts.tmpRoot !== undefined ? { tmpRoot: opts.tmpRoot } : {}) });
+    const { opened, fallback } = openSessionDir(requested, {
+      ...(opts.strict !== undefined ? { strict: opts.strict } : {}),
+      ...(opts.tmpRoot !== undefined ? { tmpRoot: opts.tmpRoot } : {}),
+    });
     const { dir } = opened;
     const sessionId = opened.meta?.session_id ?? basename(requested);
     try {
       const state = await readResumeState(dir);
       const conversationPath = join(dir, files.conversation);
       const nextSeq = Math.max(opened.meta?.next_message_seq ?? 1, state.maxMessageSeq + 1);
-      const conversation = existsSync(conversationPath) ? (await loadConversation(conversationPath, { nextSeq })).conversation : new Conversation([], nextSeq);
-      const core = new SessionCore(dir, sessionId, opened.events, opened.transcript, clock, conversation, state.stats, state.snapshots, opts.keepAllContextSnapshots === true);
+      const conversation = existsSync(conversationPath)
+        ? (await loadConversation(conversationPath, { nextSeq })).conversation
+        : new Conversation([], nextSeq);
+      const core = new SessionCore(
+        dir,
+        sessionId,
+        opened.events,
+        opened.transcript,
+        clock,
+        conversation,
+        state.stats,
+        state.snapshots,
+        opts.keepAllContextSnapshots === true,
+      );
       core.turn = state.lastTurn;
       const log = new SessionLog(core, fallback);
       const now = clock.now();
       updateMetaSync(
         dir,
         (current) => {
-          const createdMs = current?.created_at_ms ?? (current?.created_at !== undefined ? parseLocalDateTime(current.created_at) : undefined) ?? now;
-          const next: SessionMeta = { ...(current ?? {}), session_id: sessionId, created_at: localDateTime(now), created_at_ms: createdMs, project_root: opts.projectRoot, task: opts.task, status: 'running' };
+          const createdMs =
+            current?.created_at_ms ?? (current?.created_at !== undefined ? parseLocalDateTime(current.created_at) : undefined) ?? now;
+          const next: SessionMeta = {
+            ...(current ?? {}),
+            session_id: sessionId,
+            created_at: localDateTime(now),
+            created_at_ms: createdMs,
+            project_root: opts.projectRoot,
+            task: opts.task,
+            status: 'running',
+          };
           if (opts.name !== undefined) next.name = normaliseName(opts.name);
           if (opts.role !== undefined) next.role = opts.role;
           if (opts.worktree !== undefined) next.worktree = { ...opts.worktree };
@@ -94,8 +137,22 @@ export class SessionLog {
         now,
       );
       const resumed = state.rows > 0;
-      core.emit({ event: 'session_start', level: 'info', message: `Session started at ${localDateTime(now, ' ')}`, data: resumed ? { session_id: sessionId, resumed: true } : { session_id: sessionId }, turn: null }, now);
-      if (fallback !== null) core.emit({ event: 'warn', level: 'warn', message: `Session log folder ${fallback.requestedDir} could not be opened (${fallback.reason}); this session is logged in ${dir}` });
+      core.emit(
+        {
+          event: 'session_start',
+          level: 'info',
+          message: `Session started at ${localDateTime(now, ' ')}`,
+          data: resumed ? { session_id: sessionId, resumed: true } : { session_id: sessionId },
+          turn: null,
+        },
+        now,
+      );
+      if (fallback !== null)
+        core.emit({
+          event: 'warn',
+          level: 'warn',
+          message: `Session log folder ${fallback.requestedDir} could not be opened (${fallback.reason}); this session is logged in ${dir}`,
+        });
       if (opts.provider !== undefined) core.emit({ event: 'debug', level: 'debug', message: `Provider: ${opts.provider}` });
       if (opts.model !== undefined) core.emit({ event: 'debug', level: 'debug', message: `Model: ${opts.model}` });
       if (opts.autonomy !== undefined) core.emit({ event: 'debug', level: 'debug', message: `Autonomy: ${opts.autonomy}` });
@@ -227,7 +284,16 @@ export class SessionLog {
   /** Ends a round: the meta goes `idle` (unless already completed or interrupted) and the conversation is saved. */
   roundComplete(round: number, turnsInRound: number): void {
     const now = this.core.now();
-    this.core.emit({ event: 'round_complete', level: 'info', message: `Round ${round} complete (${turnsInRound} turns)`, data: { round, turns_in_round: turnsInRound }, turn: null }, now);
+    this.core.emit(
+      {
+        event: 'round_complete',
+        level: 'info',
+        message: `Round ${round} complete (${turnsInRound} turns)`,
+        data: { round, turns_in_round: turnsInRound },
+        turn: null,
+      },
+      now,
+    );
     const turn = this.core.turn;
     updateMetaSync(
       this.core.dir,
@@ -250,7 +316,11 @@ export class SessionLog {
   /** Gives the session a name (whitespace collapsed, cut at 180 characters). */
   setName(name: string): void {
     const normalised = normaliseName(name);
-    updateMetaSync(this.core.dir, (current) => ({ ...(current ?? { session_id: this.core.sessionId }), name: normalised }), this.core.now());
+    updateMetaSync(
+      this.core.dir,
+      (current) => ({ ...(current ?? { session_id: this.core.sessionId }), name: normalised }),
+      this.core.now(),
+    );
   }
 
   /** Creates a per-command runtime log in the session folder (exclusive, never through a symlink). */
@@ -264,17 +334,25 @@ export class SessionLog {
     const conversation = this.core.conversation;
     const path = join(this.core.dir, files.conversation);
     if (conversation.messages.length === 0 && !existsSync(path)) return;
-    updateMetaSync(this.core.dir, (current) => ({ ...(current ?? { session_id: this.core.sessionId }), next_message_seq: conversation.nextSeq }), this.core.now());
+    updateMetaSync(
+      this.core.dir,
+      (current) => ({ ...(current ?? { session_id: this.core.sessionId }), next_message_seq: conversation.nextSeq }),
+      this.core.now(),
+    );
     this.core.sidecar(files.conversation, () => saveConversation(path, conversation));
   }
 
   /** Marks a still-running session `interrupted` (for signal handlers; synchronous). */
   markInterrupted(): void {
     const turn = this.core.turn;
-    updateMetaSync(this.core.dir, (current) => {
-      const base = current ?? { session_id: this.core.sessionId };
-      return base.status === 'running' ? { ...base, status: 'interrupted', last_turn: turn } : base;
-    }, this.core.now());
+    updateMetaSync(
+      this.core.dir,
+      (current) => {
+        const base = current ?? { session_id: this.core.sessionId };
+        return base.status === 'running' ? { ...base, status: 'interrupted', last_turn: turn } : base;
+      },
+      this.core.now(),
+    );
   }
 
   /**

@@ -47,7 +47,17 @@ export function writeSummary(core: SessionCore, input: SummaryInput): SessionMet
   };
   if (meta.rounds !== undefined) summary.rounds = meta.rounds;
   core.sidecar(files.summary, () => writeFileAtomic(join(core.dir, files.summary), pretty(summary)));
-  core.emit({ event: 'session_end', level: 'info', message: `Session ended: ${input.outcome} (${totalTurns} turns)`, data: { outcome: input.outcome, total_turns: totalTurns }, file: files.summary, turn: null }, now);
+  core.emit(
+    {
+      event: 'session_end',
+      level: 'info',
+      message: `Session ended: ${input.outcome} (${totalTurns} turns)`,
+      data: { outcome: input.outcome, total_turns: totalTurns },
+      file: files.summary,
+      turn: null,
+    },
+    now,
+  );
   writeSessionSummary(core, now);
   return meta;
 }

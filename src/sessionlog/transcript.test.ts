@@ -17,7 +17,10 @@ describe('transcript.jsonl', () => {
     const live = read(log.dir);
     await log.close();
     expect(read(log.dir)).toBe(live);
-    const entries = read(log.dir).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = read(log.dir)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.map((e) => [e.role, e.text, e.tools_called])).toEqual([
       ['user', 'do the thing', undefined],
       ['model', 'done\nwith two lines', ['exec']],

@@ -24,14 +24,20 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   await copyCorpus('kimi/loose/assistant_tools.wire.jsonl', join(kimiSession, 'agents', 'main', 'wire.jsonl'));
   await copyCorpus('kimi/loose/subagent_agent-0.wire.jsonl', join(kimiSession, 'agents', 'agent-0', 'wire.jsonl'));
 
-  await copyCorpus('pi/loose/large-session.jsonl', join(home, '.pi', 'agent', 'sessions', '--work-pi--', '2025-11-20T23-33-50-805Z_pi-corpus.jsonl'));
+  await copyCorpus(
+    'pi/loose/large-session.jsonl',
+    join(home, '.pi', 'agent', 'sessions', '--work-pi--', '2025-11-20T23-33-50-805Z_pi-corpus.jsonl'),
+  );
 
   const chats = join(home, '.gemini', 'tmp', '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9', 'chats');
   await copyCorpus('gemini/loose/small.json', join(chats, 'session-2026-01-16T18-34-3739ef95.json'));
   await copyCorpus('gemini/loose/jsonl_v040.jsonl', join(chats, 'session-2026-04-29T21-39-gemini_s.jsonl'));
 
   const storage = join(home, '.local', 'share', 'opencode', 'storage');
-  await copyCorpus('opencode/storage_v2/session/proj_test/ses_s_stage0_small.json', join(storage, 'session', 'proj_test', 'ses_s_stage0_small.json'));
+  await copyCorpus(
+    'opencode/storage_v2/session/proj_test/ses_s_stage0_small.json',
+    join(storage, 'session', 'proj_test', 'ses_s_stage0_small.json'),
+  );
   await copyCorpus('opencode/storage_v2/message/s_stage0_small', join(storage, 'message', 's_stage0_small'));
   await copyCorpus('opencode/storage_v2/part/m_user_small', join(storage, 'part', 'm_user_small'));
   await copyCorpus('opencode/storage_v2/part/m_assistant_small', join(storage, 'part', 'm_assistant_small'));

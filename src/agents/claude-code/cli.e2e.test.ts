@@ -41,12 +41,36 @@ describe('agentlog scan (Claude Code)', () => {
     const home = await claudeHome();
     const r = await runCli(['scan', '--json', '--agent', 'claude_code'], home);
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { roots: { agent: string; path: string }[]; sessions: Row[]; unparsed: { path: string }[]; bad_lines: { path: string; count: number }[] };
+    const out = JSON.parse(r.stdout) as {
+      roots: { agent: string; path: string }[];
+      sessions: Row[];
+      unparsed: { path: string }[];
+      bad_lines: { path: string; count: number }[];
+    };
     expect(out.roots).toContainEqual(expect.objectContaining({ agent: 'claude_code', path: join(home, '.claude') }));
     const ids = out.sessions.map((s) => s.session_id).sort();
-    expect(ids).toEqual(['0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f', '1af7fc5e-8455-4414-9ccd-011d40f70b2a', '5c0375b4-57a5-4f26-b12d-d022ee4e51b7', 'cccccccc-0000-4000-8000-000000000000', MAIN]);
+    expect(ids).toEqual([
+      '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f',
+      '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
+      '5c0375b4-57a5-4f26-b12d-d022ee4e51b7',
+      'cccccccc-0000-4000-8000-000000000000',
+      MAIN,
+    ]);
     for (const s of out.sessions) {
-      for (const key of ['agent', 'session_id', 'repo', 'branch', 'started_at', 'ended_at', 'turns', 'tool_calls', 'totals', 'subagents', 'file']) expect(s).toHaveProperty(key);
+      for (const key of [
+        'agent',
+        'session_id',
+        'repo',
+        'branch',
+        'started_at',
+        'ended_at',
+        'turns',
+        'tool_calls',
+        'totals',
+        'subagents',
+        'file',
+      ])
+        expect(s).toHaveProperty(key);
       expect(s.agent).toBe('claude_code');
     }
     const main = out.sessions.find((s) => s.session_id === MAIN) as Row;
@@ -59,12 +83,18 @@ describe('agentlog scan (Claude Code)', () => {
       file: join(home, '.claude', 'projects', '-sample-project', `${MAIN}.jsonl`),
     });
     expect(main.totals).toMatchObject({ input_tokens: 373, output_tokens: 2636 });
-    expect(main).toHaveProperty('totals_with_subagents', expect.objectContaining({ input_tokens: 818, output_tokens: 51_933, cache_creation_tokens: 137_976, cache_read_tokens: 3_647_854 }));
+    expect(main).toHaveProperty(
+      'totals_with_subagents',
+      expect.objectContaining({ input_tokens: 818, output_tokens: 51_933, cache_creation_tokens: 137_976, cache_read_tokens: 3_647_854 }),
+    );
     expect(main.turns).toBeGreaterThan(10);
     expect(main.tool_calls).toBeGreaterThan(5);
     expect(out.sessions.find((s) => s.session_id.startsWith('0a1b'))?.subagents).toBe(1);
     expect(out.unparsed.map((p) => p.path)).toEqual([join(home, '.claude', 'projects', '-broken', `${BAD}.jsonl`)]);
-    expect(out.bad_lines).toContainEqual({ path: join(home, '.claude', 'projects', '-mixed', 'cccccccc-0000-4000-8000-000000000000.jsonl'), count: 1 });
+    expect(out.bad_lines).toContainEqual({
+      path: join(home, '.claude', 'projects', '-mixed', 'cccccccc-0000-4000-8000-000000000000.jsonl'),
+      count: 1,
+    });
   });
 });
 
@@ -88,7 +118,15 @@ describe('agentlog show (Claude Code)', () => {
     const byPrefix = await runCli(['show', 'fe5e1c67', '--json', '--detail', 'summary'], home);
     expect(byPrefix.code).toBe(0);
     expect(JSON.parse(byPrefix.stdout)).toMatchObject({ session_id: MAIN, detail: 'summary' });
-    const sub = join(home, '.claude', 'projects', '-subagent-demo', '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f', 'subagents', 'agent-a0ad4f44468bdf20d.jsonl');
+    const sub = join(
+      home,
+      '.claude',
+      'projects',
+      '-subagent-demo',
+      '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f',
+      'subagents',
+      'agent-a0ad4f44468bdf20d.jsonl',
+    );
     const bySubagentFile = await runCli(['show', sub, '--json'], home);
     expect(JSON.parse(bySubagentFile.stdout)).toMatchObject({ session_id: '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f' });
   });

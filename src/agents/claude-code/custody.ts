@@ -23,7 +23,10 @@ async function projectDirs(projects: string): Promise<string[]> {
   try {
     const entries = await readdir(projects, { withFileTypes: true });
     // Links are left out: custody never reads through one.
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
@@ -58,7 +61,13 @@ async function sidechains(session: DiscoveredSession): Promise<Sidechain[]> {
     const agentId = agentIdOfTranscript(basename(f.path));
     if (agentId === undefined) continue;
     const meta = await readMeta(`${f.path.slice(0, -jsonlExt.length)}${metaExt}`);
-    out.push({ agentId, toolUseId: str(meta, 'toolUseId') ?? null, agentType: str(meta, 'agentType') ?? null, description: str(meta, 'description') ?? null, path: f.path });
+    out.push({
+      agentId,
+      toolUseId: str(meta, 'toolUseId') ?? null,
+      agentType: str(meta, 'agentType') ?? null,
+      description: str(meta, 'description') ?? null,
+      path: f.path,
+    });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -106,7 +115,7 @@ function relativeTo(home: string, homeIsPlain: boolean, path: string): string {
 export async function claudeTree(session: DiscoveredSession): Promise<TreeEntry[]> {
   const paths = session.files.map((f) => f.path);
   const main = paths[0];
-  if (main !== undefined && main.endsWith(jsonlExt)) {
+  if (main?.endsWith(jsonlExt)) {
     const folder = join(dirname(main), basename(main, jsonlExt));
     // Most sessions have no folder: a cheap existence test spares a thrown ENOENT.
     if (existsSync(folder)) {

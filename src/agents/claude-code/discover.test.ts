@@ -11,7 +11,9 @@ const corpusMain = 'claude/projects/-sample-project/fe5e1c67-53e7-4862-81ae-d0e0
 describe('homes', () => {
   it('takes CLAUDE_CONFIG_DIR, else <homedir>/.claude', () => {
     expect(claudeCodeReader.homes({ env: () => undefined, homedir: '/h/alice' })).toEqual(['/h/alice/.claude']);
-    expect(claudeCodeReader.homes({ env: (n) => (n === 'CLAUDE_CONFIG_DIR' ? '/etc/cc' : undefined), homedir: '/h/alice' })).toEqual(['/etc/cc']);
+    expect(claudeCodeReader.homes({ env: (n) => (n === 'CLAUDE_CONFIG_DIR' ? '/etc/cc' : undefined), homedir: '/h/alice' })).toEqual([
+      '/etc/cc',
+    ]);
   });
 });
 
@@ -56,7 +58,10 @@ describe('discover', () => {
   it('attaches a loose agent-*.jsonl (older builds) to the session its lines name', async () => {
     const home = join(await tempDir(), '.claude');
     const main = await writeMain(home, [user('hi', 1)]);
-    const loose = await write(join(home, 'projects', projectDir, 'agent-abc.jsonl'), jsonl([user('side', 2, { isSidechain: true, agentId: 'abc' })]));
+    const loose = await write(
+      join(home, 'projects', projectDir, 'agent-abc.jsonl'),
+      jsonl([user('side', 2, { isSidechain: true, agentId: 'abc' })]),
+    );
     const d = await claudeCodeReader.discover(home);
     expect(d.sessions).toHaveLength(1);
     expect(d.sessions[0]?.files.map((f) => f.path)).toEqual([main, loose]);
@@ -71,7 +76,9 @@ describe('discover', () => {
     const ids = d.sessions.map((s) => s.sessionId).sort();
     // Its lines name session 5c0375b4-…, whose main file is not there.
     expect(ids).toEqual(['5c0375b4-57a5-4f26-b12d-d022ee4e51b7', 'fe5e1c67-53e7-4862-81ae-d0e013e3270b']);
-    expect(d.sessions.find((s) => s.sessionId.startsWith('5c03'))?.files.map((f) => f.path)).toEqual([join(dest, 'agent-test-hash-123.jsonl')]);
+    expect(d.sessions.find((s) => s.sessionId.startsWith('5c03'))?.files.map((f) => f.path)).toEqual([
+      join(dest, 'agent-test-hash-123.jsonl'),
+    ]);
   });
 
   it('joins a subagents folder left under another project folder by session id', async () => {
@@ -115,7 +122,13 @@ describe('claim', () => {
   });
 
   it('claims no other agent’s corpus log (Claude Code is tried first)', async () => {
-    for (const rel of ['codex/loose/schema_drift.jsonl', 'gemini/loose/jsonl_v040.jsonl', 'pi/loose/large-session.jsonl', 'kimi/loose/assistant_tools.wire.jsonl', 'codex/sessions/2026/02/23/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl']) {
+    for (const rel of [
+      'codex/loose/schema_drift.jsonl',
+      'gemini/loose/jsonl_v040.jsonl',
+      'pi/loose/large-session.jsonl',
+      'kimi/loose/assistant_tools.wire.jsonl',
+      'codex/sessions/2026/02/23/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl',
+    ]) {
       expect(await claudeCodeReader.claim(corpusPath(rel))).toBeNull();
     }
   });

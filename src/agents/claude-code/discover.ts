@@ -16,7 +16,17 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
-import { agentIdOfMeta, agentIdOfTranscript, childPath, isUuid, jsonlExt, projectsDirName, readHead, sessionIdInHead, subagentsDirName } from './layout.js';
+import {
+  agentIdOfMeta,
+  agentIdOfTranscript,
+  childPath,
+  isUuid,
+  jsonlExt,
+  projectsDirName,
+  readHead,
+  sessionIdInHead,
+  subagentsDirName,
+} from './layout.js';
 
 /** A session before its files are stat'ed: the main transcript and the extra files that belong to it. */
 export interface SessionDraft {

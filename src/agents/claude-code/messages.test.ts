@@ -23,12 +23,18 @@ describe('Claude Code messages', () => {
       assistant('m1', [{ type: 'thinking', thinking: 'secret plan' }], 2),
       assistant('m1', [{ type: 'text', text: 'Looking at the cursor now.' }, toolUse('t1', 'Read', { file_path: '/x' })], 3),
       user([toolResult('t1', 'file contents with cursor')], 4),
-      user([{ type: 'text', text: 'and the tests' }, { type: 'image', source: {} }], 5),
+      user(
+        [
+          { type: 'text', text: 'and the tests' },
+          { type: 'image', source: {} },
+        ],
+        5,
+      ),
     ]);
     const r = await extractHome(home);
     expect(texts(r)).toEqual(['user: find the cursor bug', 'assistant: Looking at the cursor now.', 'user: and the tests']);
     expect(r.records[0]?.locator).toMatchObject({ kind: 'external_record_id' });
-    expect(r.records[0]?.item_id).toBe((r.records[0]?.locator as { record_id: string }).record_id);
+    expect(r.records[0]?.item_id).toBe((r.records[0]?.locator as { record_id: string } | undefined)?.record_id);
     expect(r.marks).toEqual([]);
   });
 
@@ -51,7 +57,15 @@ describe('Claude Code messages', () => {
   it('indexes subagent transcripts under the parent session, flagged, with their file in the locator', async () => {
     const home = await tempDir();
     await writeMain(home, [user('delegate the search', 1)]);
-    await writeSubagent(home, 'abc', [user('search the repo for TODO', 2, { isSidechain: true, agentId: 'abc' }), assistant('s1', [{ type: 'text', text: 'found 3 TODOs' }], 3, { isSidechain: true, agentId: 'abc' })], { agentType: 'Explore' });
+    await writeSubagent(
+      home,
+      'abc',
+      [
+        user('search the repo for TODO', 2, { isSidechain: true, agentId: 'abc' }),
+        assistant('s1', [{ type: 'text', text: 'found 3 TODOs' }], 3, { isSidechain: true, agentId: 'abc' }),
+      ],
+      { agentType: 'Explore' },
+    );
     const r = await extractHome(home);
     expect(texts(r)).toEqual(['user: delegate the search', 'user: search the repo for TODO', 'assistant: found 3 TODOs']);
     expect(r.records[1]).toMatchObject({ subagent: true, thread: 'abc' });
@@ -90,7 +104,13 @@ describe('Claude Code messages', () => {
     const home = await tempDir();
     await writeMain(home, [
       user('start', 1),
-      { type: 'attachment', uuid: 'q1', timestamp: '2026-01-01T00:00:02.000Z', sessionId, attachment: { type: 'queued_command', prompt: 'also fix the docs' } },
+      {
+        type: 'attachment',
+        uuid: 'q1',
+        timestamp: '2026-01-01T00:00:02.000Z',
+        sessionId,
+        attachment: { type: 'queued_command', prompt: 'also fix the docs' },
+      },
     ]);
     expect(texts(await extractHome(home))).toEqual(['user: start', 'user: also fix the docs']);
   });

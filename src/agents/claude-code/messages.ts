@@ -94,7 +94,8 @@ export function lineRecord(o: JsonObject, src: Source): MessageRecord | undefine
     if (type === 'attachment') {
       // A prompt the person queued while the agent worked.
       const a = obj(o, 'attachment');
-      if (a === undefined || a.type !== 'queued_command' || a.isMeta === true || obj(a, 'origin')?.senderTaskId !== undefined) return undefined;
+      if (a === undefined || a.type !== 'queued_command' || a.isMeta === true || obj(a, 'origin')?.senderTaskId !== undefined)
+        return undefined;
       const mode = str(a, 'commandMode');
       if (mode !== undefined && mode !== 'prompt') return undefined;
       raw = prose(a.prompt);
@@ -114,7 +115,10 @@ export function lineRecord(o: JsonObject, src: Source): MessageRecord | undefine
     role,
     ts_ms: ts,
     text: capped.text,
-    locator: src.file === undefined ? { kind: 'external_record_id', record_id: uuid } : { kind: 'external_record_id', record_id: uuid, file: src.file },
+    locator:
+      src.file === undefined
+        ? { kind: 'external_record_id', record_id: uuid }
+        : { kind: 'external_record_id', record_id: uuid, file: src.file },
     item_id: uuid,
   };
   if (capped.truncated) rec.truncated = true;
@@ -128,17 +132,31 @@ export function lineRecord(o: JsonObject, src: Source): MessageRecord | undefine
 
 /** The session's transcripts: the main file, then subagent transcripts by path (meta files are not read). */
 function transcripts(session: DiscoveredSession): string[] {
-  const subs = session.files.map((f) => f.path).filter((p) => p !== session.path && p.endsWith(jsonlExt) && agentIdOfTranscript(p.slice(p.lastIndexOf('/') + 1)) !== undefined);
+  const subs = session.files
+    .map((f) => f.path)
+    .filter((p) => p !== session.path && p.endsWith(jsonlExt) && agentIdOfTranscript(p.slice(p.lastIndexOf('/') + 1)) !== undefined);
   return [session.path, ...subs.sort()];
 }
 
 async function extract(session: DiscoveredSession, from: MessageResume | null): Promise<MessageExtract> {
   const start = new Map((from?.files ?? []).map((f) => [f.path, f.offset]));
-  const out: MessageExtract = { records: [], marks: [], marksMode: 'append', files: [], carry: null, fresh: from === null, bytesRead: 0, badLines: 0, problems: [] };
+  const out: MessageExtract = {
+    records: [],
+    marks: [],
+    marksMode: 'append',
+    files: [],
+    carry: null,
+    fresh: from === null,
+    bytesRead: 0,
+    badLines: 0,
+    problems: [],
+  };
   for (const path of transcripts(session)) {
     const isMain = path === session.path;
     const name = path.slice(path.lastIndexOf('/') + 1);
-    const src: Source = isMain ? { subagent: false, thread: undefined, file: undefined } : { subagent: true, thread: agentIdOfTranscript(name), file: relative(session.home, path) };
+    const src: Source = isMain
+      ? { subagent: false, thread: undefined, file: undefined }
+      : { subagent: true, thread: agentIdOfTranscript(name), file: relative(session.home, path) };
     const offset = start.get(path) ?? 0;
     try {
       const r = forEachWantedLine(

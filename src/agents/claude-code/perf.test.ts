@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
 import { claudeCodeReader } from './reader.js';
-import { assistant, jsonl, toolResult, toolUse, usage, user, writeMain } from './test-support/fixtures.js';
+import { assistant, toolResult, toolUse, usage, user, writeMain } from './test-support/fixtures.js';
 
 async function bigSession(home: string, outputBytes: number, steps: number): Promise<string> {
   const lines: unknown[] = [];
@@ -14,7 +14,15 @@ async function bigSession(home: string, outputBytes: number, steps: number): Pro
   for (let i = 0; i < steps; i++) {
     lines.push(user(`step ${i}: please look at file ${i}<system-reminder>reminder ${i}</system-reminder>`, i * 4));
     lines.push(assistant(`m${i}`, [{ type: 'text', text: `Reading file ${i}.` }], i * 4 + 1, {}, { usage: usage(10, 1, 100, 1000) }));
-    lines.push(assistant(`m${i}`, [toolUse(`t${i}`, i % 2 === 0 ? 'Bash' : 'Read', { command: `cat f${i}`, file_path: `/w/f${i}` })], i * 4 + 2, {}, { usage: usage(10, 30, 100, 1000) }));
+    lines.push(
+      assistant(
+        `m${i}`,
+        [toolUse(`t${i}`, i % 2 === 0 ? 'Bash' : 'Read', { command: `cat f${i}`, file_path: `/w/f${i}` })],
+        i * 4 + 2,
+        {},
+        { usage: usage(10, 30, 100, 1000) },
+      ),
+    );
     lines.push(user([toolResult(`t${i}`, out)], i * 4 + 3, { toolUseResult: { stdout: out, stderr: '', interrupted: false } }));
   }
   return writeMain(home, lines);

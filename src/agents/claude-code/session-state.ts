@@ -128,7 +128,9 @@ export class SessionState {
 
   /** The status the last task notification gave a subagent, if any. */
   notifiedStatus(toolUseId: string | undefined, agentId: string | undefined): SubagentStatus | undefined {
-    const word = (toolUseId === undefined ? undefined : this.statusByToolUseId.get(toolUseId)) ?? (agentId === undefined ? undefined : this.statusByTaskId.get(agentId));
+    const word =
+      (toolUseId === undefined ? undefined : this.statusByToolUseId.get(toolUseId)) ??
+      (agentId === undefined ? undefined : this.statusByTaskId.get(agentId));
     return subagentStatusOf(word);
   }
 }

@@ -43,7 +43,13 @@ describe('the real 774 KB session (older layout: inline isSidechain lines)', () 
     // ccusage 20.0.24 `session --json` for this session: input 818, output 51,933, cache creation 137,976, cache read 3,647,854.
     expect(sumAll(record.totals, record.turns)).toEqual([818, 51_933, 137_976, 3_647_854]);
     // The main agent's own share, subagents' usage kept apart.
-    expect(record.totals).toMatchObject({ input_tokens: 373, output_tokens: 2636, cache_creation_tokens: 6672, cache_read_tokens: 161_313, cost_usd: null });
+    expect(record.totals).toMatchObject({
+      input_tokens: 373,
+      output_tokens: 2636,
+      cache_creation_tokens: 6672,
+      cache_read_tokens: 161_313,
+      cost_usd: null,
+    });
   });
 
   it('nests each sidechain in the Task call that launched it, with its last words as the call output', async () => {
@@ -53,10 +59,22 @@ describe('the real 774 KB session (older layout: inline isSidechain lines)', () 
     const tasks = calls(record.turns).filter((c) => c.name === 'Task');
     expect(tasks).toHaveLength(5);
     expect(tasks.every((c) => c.subagent !== undefined)).toBe(true);
-    expect(tasks.map((c) => c.subagent?.description)).toEqual(['Setup Next.js project', 'Create data models', 'Build TODO components', 'Implement state management', 'Create main page integration']);
+    expect(tasks.map((c) => c.subagent?.description)).toEqual([
+      'Setup Next.js project',
+      'Create data models',
+      'Build TODO components',
+      'Implement state management',
+      'Create main page integration',
+    ]);
     for (const c of tasks) {
       const sub = c.subagent as Subagent;
-      expect(sub).toMatchObject({ name: 'general-purpose', status: 'completed', models: ['claude-sonnet-4-20250514'], truncated: false, omitted_turns: 0 });
+      expect(sub).toMatchObject({
+        name: 'general-purpose',
+        status: 'completed',
+        models: ['claude-sonnet-4-20250514'],
+        truncated: false,
+        omitted_turns: 0,
+      });
       expect(sub.turns[0]).toMatchObject({ role: 'user' });
       expect(c.input?.startsWith(sub.turns[0]?.text.slice(0, 40) ?? '?')).toBe(true);
       const lastWords = [...sub.turns].reverse().find((t) => t.role === 'assistant' && t.text !== '')?.text;
@@ -65,7 +83,10 @@ describe('the real 774 KB session (older layout: inline isSidechain lines)', () 
     }
     expect(tasks[0]?.subagent?.id).toBe('toolu_014i9ThHMNShCHocf9xMKasf');
     // No sidechain turn leaks into the main conversation.
-    expect(record.turns.filter((t) => t.role === 'user').map((t) => t.text)).toEqual(['/orchestrator create TODO app by Next.js', 'Thanks! Please update CLAUDE.md for current changes']);
+    expect(record.turns.filter((t) => t.role === 'user').map((t) => t.text)).toEqual([
+      '/orchestrator create TODO app by Next.js',
+      'Thanks! Please update CLAUDE.md for current changes',
+    ]);
     expect(parsed.cwds).toEqual(['/path/to/Demo', '/path/to/Demo/todo-app', '/path/to/Demo/todo-app/types']);
   });
 });
@@ -83,17 +104,48 @@ describe('newer layout: <session>/subagents/agent-<id>.jsonl + .meta.json', () =
       ['user', 'Search the repo for TODO comments'],
       ['assistant', 'Searching.'],
     ]);
-    expect(calls(sub?.turns ?? [])[0]).toMatchObject({ name: 'bash', format: 'shell', input: 'grep -rn TODO', output: 'a.txt:1: TODO fix', status: 'ok' });
+    expect(calls(sub?.turns ?? [])[0]).toMatchObject({
+      name: 'bash',
+      format: 'shell',
+      input: 'grep -rn TODO',
+      output: 'a.txt:1: TODO fix',
+      status: 'ok',
+    });
   });
 
   it('joins by the meta toolUseId, nests a subagent’s own subagent, and keeps every usage apart', async () => {
     const h = await home();
     const main = await writeMain(h, [
       user('Survey logging', 1),
-      assistant('m1', [toolUse('toolu_1', 'Agent', { description: 'Survey logging', prompt: 'Find every logger in src/', subagent_type: 'Explore', run_in_background: true })], 2, {}, { usage: usage(100, 10) }),
-      user([toolResult('toolu_1', 'Async agent launched successfully. agentId: a1111')], 3, { toolUseResult: { isAsync: true, status: 'async_launched', agentId: 'a1111' } }),
-      { type: 'queue-operation', operation: 'enqueue', sessionId: 's', timestamp: at(40), content: '<task-notification>\n<task-id>a1111</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<status>completed</status>\n</task-notification>' },
-      user('<task-notification>\n<task-id>a1111</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<status>completed</status>\n<summary>done</summary>\n</task-notification>', 41),
+      assistant(
+        'm1',
+        [
+          toolUse('toolu_1', 'Agent', {
+            description: 'Survey logging',
+            prompt: 'Find every logger in src/',
+            subagent_type: 'Explore',
+            run_in_background: true,
+          }),
+        ],
+        2,
+        {},
+        { usage: usage(100, 10) },
+      ),
+      user([toolResult('toolu_1', 'Async agent launched successfully. agentId: a1111')], 3, {
+        toolUseResult: { isAsync: true, status: 'async_launched', agentId: 'a1111' },
+      }),
+      {
+        type: 'queue-operation',
+        operation: 'enqueue',
+        sessionId: 's',
+        timestamp: at(40),
+        content:
+          '<task-notification>\n<task-id>a1111</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<status>completed</status>\n</task-notification>',
+      },
+      user(
+        '<task-notification>\n<task-id>a1111</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<status>completed</status>\n<summary>done</summary>\n</task-notification>',
+        41,
+      ),
       assistant('m2', [{ type: 'text', text: 'The subagent found two loggers.' }], 42, {}, { usage: usage(200, 20) }),
     ]);
     await writeSubagent(
@@ -101,9 +153,21 @@ describe('newer layout: <session>/subagents/agent-<id>.jsonl + .meta.json', () =
       'a1111',
       [
         user('Find every logger in src/', 4, side('a1111')),
-        assistant('s1', [toolUse('toolu_2', 'Task', { description: 'Read a.rs', prompt: 'Read src/a.rs', subagent_type: 'reader' })], 5, side('a1111'), { usage: usage(30, 3), model: 'claude-haiku-4-5' }),
-        user([toolResult('toolu_2', [{ type: 'text', text: 'a.rs logs with log::info' }])], 20, { ...side('a1111'), toolUseResult: { status: 'completed', agentId: 'a2222' } }),
-        assistant('s2', [{ type: 'text', text: 'Two loggers: src/a.rs and src/b.rs.' }], 21, side('a1111'), { usage: usage(40, 4), model: 'claude-haiku-4-5' }),
+        assistant(
+          's1',
+          [toolUse('toolu_2', 'Task', { description: 'Read a.rs', prompt: 'Read src/a.rs', subagent_type: 'reader' })],
+          5,
+          side('a1111'),
+          { usage: usage(30, 3), model: 'claude-haiku-4-5' },
+        ),
+        user([toolResult('toolu_2', [{ type: 'text', text: 'a.rs logs with log::info' }])], 20, {
+          ...side('a1111'),
+          toolUseResult: { status: 'completed', agentId: 'a2222' },
+        }),
+        assistant('s2', [{ type: 'text', text: 'Two loggers: src/a.rs and src/b.rs.' }], 21, side('a1111'), {
+          usage: usage(40, 4),
+          model: 'claude-haiku-4-5',
+        }),
       ],
       { agentType: 'Explore', description: 'Survey logging', toolUseId: 'toolu_1' },
     );
@@ -112,14 +176,22 @@ describe('newer layout: <session>/subagents/agent-<id>.jsonl + .meta.json', () =
       'a2222',
       [
         user('Read src/a.rs', 6, { ...side('a2222'), cwd: '/work/demo/src' }),
-        assistant('r1', [{ type: 'text', text: 'a.rs uses log::info.' }], 7, side('a2222'), { usage: usage(7, 1), model: 'claude-haiku-4-5' }),
+        assistant('r1', [{ type: 'text', text: 'a.rs uses log::info.' }], 7, side('a2222'), {
+          usage: usage(7, 1),
+          model: 'claude-haiku-4-5',
+        }),
       ],
       { agentType: 'reader', description: 'Read a.rs', toolUseId: 'toolu_2', parentAgentId: 'a1111' },
     );
     const { record, parsed } = await parsePath(main);
     expect(record.totals).toMatchObject({ input_tokens: 300, output_tokens: 30 });
     const [agent] = calls(record.turns);
-    expect(agent).toMatchObject({ name: 'Agent', format: 'text', input: 'Find every logger in src/', output: 'Two loggers: src/a.rs and src/b.rs.' });
+    expect(agent).toMatchObject({
+      name: 'Agent',
+      format: 'text',
+      input: 'Find every logger in src/',
+      output: 'Two loggers: src/a.rs and src/b.rs.',
+    });
     const outer = agent?.subagent as Subagent;
     expect(outer).toMatchObject({
       id: 'a1111',
@@ -135,7 +207,12 @@ describe('newer layout: <session>/subagents/agent-<id>.jsonl + .meta.json', () =
     });
     const [task] = calls(outer.turns);
     expect(task).toMatchObject({ name: 'Task', output: 'a.rs uses log::info.' });
-    expect(task?.subagent).toMatchObject({ id: 'a2222', name: 'reader', status: 'completed', totals: { input_tokens: 7, output_tokens: 1 } });
+    expect(task?.subagent).toMatchObject({
+      id: 'a2222',
+      name: 'reader',
+      status: 'completed',
+      totals: { input_tokens: 7, output_tokens: 1 },
+    });
     expect(parsed.cwds).toEqual(['/work/demo', '/work/demo/pkg', '/work/demo/src']);
     // The notification is machinery, not a user turn.
     expect(record.turns.filter((t) => t.role === 'user').map((t) => t.text)).toEqual(['Survey logging']);
@@ -145,7 +222,16 @@ describe('newer layout: <session>/subagents/agent-<id>.jsonl + .meta.json', () =
     const h = await home();
     const main = await writeMain(h, [
       user('Go', 1),
-      assistant('m1', [toolUse('t1', 'Task', { prompt: 'one', subagent_type: 'A' }), toolUse('t2', 'Task', { prompt: 'two', subagent_type: 'B' }), toolUse('t3', 'Agent', { prompt: 'three', subagent_type: 'C', run_in_background: true }), toolUse('t4', 'Agent', { prompt: 'four', subagent_type: 'D', run_in_background: true })], 2),
+      assistant(
+        'm1',
+        [
+          toolUse('t1', 'Task', { prompt: 'one', subagent_type: 'A' }),
+          toolUse('t2', 'Task', { prompt: 'two', subagent_type: 'B' }),
+          toolUse('t3', 'Agent', { prompt: 'three', subagent_type: 'C', run_in_background: true }),
+          toolUse('t4', 'Agent', { prompt: 'four', subagent_type: 'D', run_in_background: true }),
+        ],
+        2,
+      ),
       user([toolResult('t1', 'failed hard', { is_error: true })], 10, { toolUseResult: { agentId: 'b1' } }),
       user([toolResult('t2', 'ok')], 11, { toolUseResult: { status: 'completed', agentId: 'b2' } }),
       user([toolResult('t3', 'launched')], 12, { toolUseResult: { status: 'async_launched', agentId: 'b3' } }),
@@ -154,8 +240,16 @@ describe('newer layout: <session>/subagents/agent-<id>.jsonl + .meta.json', () =
       user('<task-notification><task-id>b4</task-id><status>killed</status></task-notification>', 31),
     ]);
     // Files listed in an order unlike the calls', prompts unlike the calls': only the ids can join them.
-    for (const [id, n] of [['b4', 4], ['b2', 5], ['b1', 6], ['b3', 7]] as const) {
-      await writeSubagent(h, id, [user(`prompt of ${id}`, n, side(id)), assistant(`x${id}`, [{ type: 'text', text: `words of ${id}` }], n + 1, side(id))]);
+    for (const [id, n] of [
+      ['b4', 4],
+      ['b2', 5],
+      ['b1', 6],
+      ['b3', 7],
+    ] as const) {
+      await writeSubagent(h, id, [
+        user(`prompt of ${id}`, n, side(id)),
+        assistant(`x${id}`, [{ type: 'text', text: `words of ${id}` }], n + 1, side(id)),
+      ]);
     }
     const { record } = await parsePath(main);
     expect(calls(record.turns).map((c) => [c.name, c.subagent?.id, c.subagent?.name, c.subagent?.status, c.output])).toEqual([
@@ -168,12 +262,29 @@ describe('newer layout: <session>/subagents/agent-<id>.jsonl + .meta.json', () =
 
   it('keeps a subagent file no call launched as a stand-in Agent call, its tokens its own', async () => {
     const h = await home();
-    const main = await writeMain(h, [user('Go', 1), assistant('m1', [{ type: 'text', text: 'Working.' }], 2, {}, { usage: usage(5, 5) }), user('Later', 20)]);
-    await writeSubagent(h, 'c1', [user('lost prompt', 10, side('c1')), assistant('c', [{ type: 'text', text: 'lost words' }], 11, side('c1'), { usage: usage(50, 50) })], { agentType: 'Plan' });
+    const main = await writeMain(h, [
+      user('Go', 1),
+      assistant('m1', [{ type: 'text', text: 'Working.' }], 2, {}, { usage: usage(5, 5) }),
+      user('Later', 20),
+    ]);
+    await writeSubagent(
+      h,
+      'c1',
+      [
+        user('lost prompt', 10, side('c1')),
+        assistant('c', [{ type: 'text', text: 'lost words' }], 11, side('c1'), { usage: usage(50, 50) }),
+      ],
+      { agentType: 'Plan' },
+    );
     const { record } = await parsePath(main);
     expect(record.totals).toMatchObject({ input_tokens: 5, output_tokens: 5 });
     expect(record.turns.map((t) => t.role)).toEqual(['user', 'assistant', 'assistant', 'user']);
-    expect(record.turns[2]?.tool_calls?.[0]).toMatchObject({ name: 'Agent', input: 'lost prompt', output: 'lost words', subagent: { id: 'c1', name: 'Plan', totals: { input_tokens: 50 } } });
+    expect(record.turns[2]?.tool_calls?.[0]).toMatchObject({
+      name: 'Agent',
+      input: 'lost prompt',
+      output: 'lost words',
+      subagent: { id: 'c1', name: 'Plan', totals: { input_tokens: 50 } },
+    });
   });
 });
 
@@ -182,7 +293,14 @@ describe('older layout: inline sidechains', () => {
     const h = await home();
     const main = await writeMain(h, [
       user('Go', 1),
-      assistant('m1', [toolUse('t1', 'Task', { prompt: 'same prompt', description: 'first' }), toolUse('t2', 'Task', { prompt: 'same prompt', description: 'second' })], 2),
+      assistant(
+        'm1',
+        [
+          toolUse('t1', 'Task', { prompt: 'same prompt', description: 'first' }),
+          toolUse('t2', 'Task', { prompt: 'same prompt', description: 'second' }),
+        ],
+        2,
+      ),
       user('same prompt', 3, side('q2')),
       user('same prompt', 3, side('q1')),
       assistant('q1a', [{ type: 'text', text: 'q1 done' }], 4, side('q1'), { usage: usage(1, 1) }),

@@ -40,13 +40,20 @@ export interface Assembled {
   subagents: Subagent[];
 }
 
-export function assembleSubagents(state: SessionState, main: Transcript, inline: readonly Transcript[], files: readonly FileSubagent[]): Assembled {
+export function assembleSubagents(
+  state: SessionState,
+  main: Transcript,
+  inline: readonly Transcript[],
+  files: readonly FileSubagent[],
+): Assembled {
   const parentOf = new Map<Transcript, Transcript>();
   const byFileId = new Map<string, FileSubagent>();
   for (const f of files) byFileId.set(f.id, f);
 
   const startOf = (c: Candidate): string => c.t.span.started_at ?? '';
-  const fileCandidates: Candidate[] = files.map((file) => ({ t: file.transcript, file })).sort((a, b) => (startOf(a) < startOf(b) ? -1 : startOf(a) > startOf(b) ? 1 : 0));
+  const fileCandidates: Candidate[] = files
+    .map((file) => ({ t: file.transcript, file }))
+    .sort((a, b) => (startOf(a) < startOf(b) ? -1 : startOf(a) > startOf(b) ? 1 : 0));
   const candidates: Candidate[] = [...inline.map((t) => ({ t })), ...fileCandidates];
 
   const isAncestor = (t: Transcript, of: Transcript): boolean => {

@@ -5,7 +5,13 @@ import { cutLine } from './summary-line.js';
 function lineOf(body: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     type: 'user',
-    message: { role: 'user', content: [{ tool_use_id: 't1', type: 'tool_result', content: body, is_error: false }, { type: 'text', text: body }] },
+    message: {
+      role: 'user',
+      content: [
+        { tool_use_id: 't1', type: 'tool_result', content: body, is_error: false },
+        { type: 'text', text: body },
+      ],
+    },
     toolUseResult: { stdout: body, file: { content: body }, agentId: body, status: 'completed' },
     ...extra,
   };

@@ -8,7 +8,7 @@ const cutAboveBytes = 512;
 const keepBytes = 256;
 
 /** Where a value sits, as far as the cut cares. */
-const enum Zone {
+enum Zone {
   Keep,
   Top,
   Message,
@@ -100,12 +100,16 @@ export function cutLine(b: Buffer, start: number, end: number): string | undefin
       const close = closingQuote(b, i, end);
       if (close === -1) return undefined;
       const top = stack[stack.length - 1];
-      if (top !== undefined && top.isObject && top.expectKey) {
+      if (top?.isObject && top.expectKey) {
         // Keys are short ASCII in practice; one spelled with an escape is not compared raw.
         if (hasBackslash(b, i + 1, close)) return undefined;
         top.key = b.toString('latin1', i + 1, close);
         top.expectKey = false;
-      } else if (close - i - 1 > cutAboveBytes && top !== undefined && childZone(top.zone, top.isObject ? top.key : undefined, 0) === Zone.Cut) {
+      } else if (
+        close - i - 1 > cutAboveBytes &&
+        top !== undefined &&
+        childZone(top.zone, top.isObject ? top.key : undefined, 0) === Zone.Cut
+      ) {
         const cut = safeCut(b, i + 1, i + 1 + keepBytes);
         out += b.toString('utf8', from, cut);
         cuts++;
@@ -123,11 +127,10 @@ export function cutLine(b: Buffer, start: number, end: number): string | undefin
       if (stack.length === 0) zone = Zone.Keep;
     } else if (c === 44) {
       const top = stack[stack.length - 1];
-      if (top !== undefined && top.isObject) top.expectKey = true;
+      if (top?.isObject) top.expectKey = true;
     }
     i++;
   }
   if (cuts === 0) return undefined;
   return out + b.toString('utf8', from, end);
 }
-

@@ -148,7 +148,10 @@ export function recordedPatch(path: string | undefined, toolUseResult: unknown):
     if (!isObject(h)) return undefined;
     const lines = asArray(h.lines);
     if (lines === undefined || !lines.every((l) => typeof l === 'string')) return undefined;
-    out.push(`@@ -${num(h, 'oldStart') ?? 0},${num(h, 'oldLines') ?? 0} +${num(h, 'newStart') ?? 0},${num(h, 'newLines') ?? 0} @@`, ...(lines as string[]));
+    out.push(
+      `@@ -${num(h, 'oldStart') ?? 0},${num(h, 'oldLines') ?? 0} +${num(h, 'newStart') ?? 0},${num(h, 'newLines') ?? 0} @@`,
+      ...(lines as string[]),
+    );
   }
   return clipInput(out.join('\n'));
 }

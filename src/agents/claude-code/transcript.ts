@@ -72,7 +72,8 @@ export class Transcript {
         return;
       case 'queue-operation': {
         const content = o.content;
-        if (typeof content === 'string' && content.includes('<task-notification>')) this.state.noteNotifications(notificationBodies(content));
+        if (typeof content === 'string' && content.includes('<task-notification>'))
+          this.state.noteNotifications(notificationBodies(content));
         return;
       }
       default:
@@ -124,7 +125,8 @@ export class Transcript {
       } else if (type === 'thinking') {
         // Visible thinking only: `redacted_thinking` and a bare `signature` are never read.
         const t = b.thinking;
-        if (typeof t === 'string' && hasNonSpace(t)) this.push({ role: 'reasoning', at, text: this.state.keepMessages ? clipMessage(t.trim()) : '' });
+        if (typeof t === 'string' && hasNonSpace(t))
+          this.push({ role: 'reasoning', at, text: this.state.keepMessages ? clipMessage(t.trim()) : '' });
       }
     }
   }

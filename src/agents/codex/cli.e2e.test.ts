@@ -43,7 +43,15 @@ async function codexHome(): Promise<{ home: string; parentPath: string }> {
 
 interface ScanJson {
   roots: { agent: string; path: string; sessions: number }[];
-  sessions: { agent: string; session_id: string; repo: string; turns: number; tool_calls: number; subagents: number; totals: { input_tokens: number } }[];
+  sessions: {
+    agent: string;
+    session_id: string;
+    repo: string;
+    turns: number;
+    tool_calls: number;
+    subagents: number;
+    totals: { input_tokens: number };
+  }[];
   unparsed: unknown[];
 }
 
@@ -55,8 +63,16 @@ describe('agentlog with Codex sessions', () => {
     const out = JSON.parse(r.stdout) as ScanJson;
     expect(out.roots).toContainEqual({ agent: 'codex', path: join(home, '.codex'), sessions: 4 });
     const codex = out.sessions.filter((s) => s.agent === 'codex');
-    expect(codex.map((s) => s.session_id).sort()).toEqual(['019c8a4c-ed82-79a1-aa28-7738fc5ab61a', '019c8bfe-ec25-79e0-97d7-bda6a9c575ff', PARENT, 'fixture-managed-thread'].sort());
-    expect(codex.find((s) => s.session_id === PARENT)).toMatchObject({ repo: '~/work/demo', turns: 3, tool_calls: 2, subagents: 1, totals: { input_tokens: 4000 } });
+    expect(codex.map((s) => s.session_id).sort()).toEqual(
+      ['019c8a4c-ed82-79a1-aa28-7738fc5ab61a', '019c8bfe-ec25-79e0-97d7-bda6a9c575ff', PARENT, 'fixture-managed-thread'].sort(),
+    );
+    expect(codex.find((s) => s.session_id === PARENT)).toMatchObject({
+      repo: '~/work/demo',
+      turns: 3,
+      tool_calls: 2,
+      subagents: 1,
+      totals: { input_tokens: 4000 },
+    });
     expect(out.unparsed).toEqual([]);
   });
 
@@ -68,7 +84,10 @@ describe('agentlog with Codex sessions', () => {
     expect(second.stdout).toBe(first.stdout);
     const record = JSON.parse(first.stdout) as SessionRecord;
     const spawn = record.turns.flatMap((t) => t.tool_calls ?? []).find((c) => c.name === 'spawn_agent');
-    expect(spawn).toMatchObject({ output: 'The parser is fine.', subagent: { id: CHILD, name: 'explorer', totals: { input_tokens: 600, cache_read_tokens: 400 } } });
+    expect(spawn).toMatchObject({
+      output: 'The parser is fine.',
+      subagent: { id: CHILD, name: 'explorer', totals: { input_tokens: 600, cache_read_tokens: 400 } },
+    });
     const corpus = await runCli(['show', '019c8a4c', '--json'], home);
     expect(corpus.code, corpus.stderr).toBe(0);
     expect((JSON.parse(corpus.stdout) as SessionRecord).totals.input_tokens).toBe(367_673);

@@ -35,16 +35,42 @@ function counts(r: SessionRecord): Record<string, number> {
 const pinned = {
   '019c8bfe-ec25-79e0-97d7-bda6a9c575ff': {
     counts: { user: 1, reasoning: 6, assistant: 6, calls: 5 },
-    head: { repo: '/redacted/path/ea96e59ed9', branch: 'main', models: ['gpt-5.3-codex'], started_at: '2026-02-23T19:34:26.098Z', ended_at: '2026-02-23T19:36:02.635Z' },
+    head: {
+      repo: '/redacted/path/ea96e59ed9',
+      branch: 'main',
+      models: ['gpt-5.3-codex'],
+      started_at: '2026-02-23T19:34:26.098Z',
+      ended_at: '2026-02-23T19:36:02.635Z',
+    },
     // Last token_count: input 298,373 of which 238,848 cached.
-    totals: { input_tokens: 59_525, output_tokens: 1123, cache_read_tokens: 238_848, cache_creation_tokens: 0, reasoning_tokens: 483, cost_usd: null },
+    totals: {
+      input_tokens: 59_525,
+      output_tokens: 1123,
+      cache_read_tokens: 238_848,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 483,
+      cost_usd: null,
+    },
   },
   '019c8a4c-ed82-79a1-aa28-7738fc5ab61a': {
     // 10 user items, 5 of them typed (the ones with a user_message twin); 59 of 69 reasoning items
     // carry a summary; 43 assistant messages plus 21 steps that open with a tool call.
     counts: { user: 5, reasoning: 59, assistant: 64, calls: 105 },
-    head: { repo: '/redacted/path/fa3f7eaace', branch: 'main', models: ['gpt-5.3-codex'], started_at: '2026-02-23T11:40:29.275Z', ended_at: '2026-02-23T12:45:33.362Z' },
-    totals: { input_tokens: 367_673, output_tokens: 36_075, cache_read_tokens: 6_836_352, cache_creation_tokens: 0, reasoning_tokens: 17_896, cost_usd: null },
+    head: {
+      repo: '/redacted/path/fa3f7eaace',
+      branch: 'main',
+      models: ['gpt-5.3-codex'],
+      started_at: '2026-02-23T11:40:29.275Z',
+      ended_at: '2026-02-23T12:45:33.362Z',
+    },
+    totals: {
+      input_tokens: 367_673,
+      output_tokens: 36_075,
+      cache_read_tokens: 6_836_352,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 17_896,
+      cost_usd: null,
+    },
   },
   'fixture-managed-thread': {
     // Intendant's rewind primer is machinery; the compaction is an event; the last token_count wins
@@ -86,7 +112,10 @@ describe('codex corpus rollouts', () => {
 describe('codex loose corpus files', () => {
   it('reads the schema coverage file without a bad line', async () => {
     const home = join(await tempDir(), '.codex');
-    const path = await copyCorpus('codex/loose/schema_coverage_small.jsonl', join(home, 'sessions', '2026', '08', '03', 'rollout-2026-08-03T10-48-56-019fc8be-3658-7ca3-9e29-000000000000.jsonl'));
+    const path = await copyCorpus(
+      'codex/loose/schema_coverage_small.jsonl',
+      join(home, 'sessions', '2026', '08', '03', 'rollout-2026-08-03T10-48-56-019fc8be-3658-7ca3-9e29-000000000000.jsonl'),
+    );
     const d = await codexReader.discover(home);
     // Its later session_meta lines (spawned children among them) are copies inside one file.
     expect(d.sessions.map((s) => s.sessionId)).toEqual(['019fc8be-3658-7ca3-9e29-000000000000']);
@@ -103,7 +132,10 @@ describe('codex loose corpus files', () => {
 
   it('reports the drifted file as holding no session, without throwing', async () => {
     const home = join(await tempDir(), '.codex');
-    await copyCorpus('codex/loose/schema_drift.jsonl', join(home, 'sessions', '2025', '09', '10', 'rollout-2025-09-10T12-00-00-drift.jsonl'));
+    await copyCorpus(
+      'codex/loose/schema_drift.jsonl',
+      join(home, 'sessions', '2025', '09', '10', 'rollout-2025-09-10T12-00-00-drift.jsonl'),
+    );
     const d = await codexReader.discover(home);
     expect(d.sessions.map((s) => s.sessionId)).toEqual(['drift']);
     const parsed = await codexReader.parse(d.sessions[0] as DiscoveredSession, { detail: 'full' });

@@ -45,7 +45,17 @@ describe('Codex messages', () => {
 
   it('takes the item lane where a harness wrote no event lane', async () => {
     const home = await tempDir();
-    await writeRollout(home, id, new Rollout(id).meta().user('build the widget').assistant('built').user('<environment_context>x</environment_context>').user('next step').assistant('done'));
+    await writeRollout(
+      home,
+      id,
+      new Rollout(id)
+        .meta()
+        .user('build the widget')
+        .assistant('built')
+        .user('<environment_context>x</environment_context>')
+        .user('next step')
+        .assistant('done'),
+    );
     expect(said(await extract(home))).toEqual(['user: build the widget', 'assistant: built', 'user: next step', 'assistant: done']);
   });
 
@@ -68,10 +78,18 @@ describe('Codex messages', () => {
 
   it('replays the rollbacks of a real managed rollout (anchors on tool calls, turn counts)', async () => {
     const home = await tempDir();
-    const body = await (await import('node:fs/promises')).readFile(corpusPath('codex/sessions/2026/06/01/rollout-2026-06-01T00-00-00-fixture-managed.jsonl'));
+    const body = await (await import('node:fs/promises')).readFile(
+      corpusPath('codex/sessions/2026/06/01/rollout-2026-06-01T00-00-00-fixture-managed.jsonl'),
+    );
     await writeRollout(home, 'fixture-managed', body.toString('utf8'));
     const out = await extract(home);
-    expect(live(out)).toEqual(['Build the widget and report magic findings', 'Scan done; nothing decisive yet.', 'Now do step two: deep probe', 'Turn three: wrap up', 'Done after compaction.']);
+    expect(live(out)).toEqual([
+      'Build the widget and report magic findings',
+      'Scan done; nothing decisive yet.',
+      'Now do step two: deep probe',
+      'Turn three: wrap up',
+      'Done after compaction.',
+    ]);
     expect(out.records.length).toBe(8);
   });
 
@@ -100,7 +118,10 @@ describe('Codex messages', () => {
   it('never throws on a torn or broken line', async () => {
     const home = await tempDir();
     const path = await writeRollout(home, id, new Rollout(id).meta().userEvent('fine').raw('{not json').text());
-    await writeFile(path, `${(await (await import('node:fs/promises')).readFile(path, 'utf8'))}{"timestamp":"2026-10-01T09:00:09.000Z","type":"event_msg","payload":{"type":"user_message","mess`);
+    await writeFile(
+      path,
+      `${await (await import('node:fs/promises')).readFile(path, 'utf8')}{"timestamp":"2026-10-01T09:00:09.000Z","type":"event_msg","payload":{"type":"user_message","mess`,
+    );
     const out = await extract(home);
     expect(said(out)).toEqual(['user: fine']);
     expect(out.badLines).toBe(1);

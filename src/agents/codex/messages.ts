@@ -68,7 +68,18 @@ interface ThreadCarry {
 }
 
 function newThread(): ThreadCarry {
-  return { bare: null, meta: false, historyStart: null, agentPath: null, eventUsers: false, turn: 0, ts: 0, count: 0, pending: [], items: [] };
+  return {
+    bare: null,
+    meta: false,
+    historyStart: null,
+    agentPath: null,
+    eventUsers: false,
+    turn: 0,
+    ts: 0,
+    count: 0,
+    pending: [],
+    items: [],
+  };
 }
 
 /** Narrows a stored carry; undefined when it is not one this version wrote (then extraction starts over). */
@@ -76,7 +87,8 @@ function readCarry(v: JsonValue): Record<string, ThreadCarry> | undefined {
   if (!isObject(v) || v.v !== codexMessagesVersion || !isObject(v.threads)) return undefined;
   const out: Record<string, ThreadCarry> = {};
   for (const [k, t] of Object.entries(v.threads)) {
-    if (!isObject(t) || typeof t.turn !== 'number' || typeof t.count !== 'number' || !Array.isArray(t.pending) || !Array.isArray(t.items)) return undefined;
+    if (!isObject(t) || typeof t.turn !== 'number' || typeof t.count !== 'number' || !Array.isArray(t.pending) || !Array.isArray(t.items))
+      return undefined;
     out[k] = t as unknown as ThreadCarry;
   }
   return out;
@@ -120,7 +132,9 @@ class ThreadReader {
   }
 
   private lineLocator(offset: number, hash: string): Locator {
-    return this.file === undefined ? { kind: 'external_line', line_offset: offset, content_hash16: hash } : { kind: 'external_line', line_offset: offset, content_hash16: hash, file: this.file };
+    return this.file === undefined
+      ? { kind: 'external_line', line_offset: offset, content_hash16: hash }
+      : { kind: 'external_line', line_offset: offset, content_hash16: hash, file: this.file };
   }
 
   private user(body: string, ts: number, offset: number, hash: string): void {
@@ -180,7 +194,12 @@ class ThreadReader {
       const before = this.c.count;
       if (body.trim() !== '') {
         const itemId = id ?? `line:${offset}`;
-        const locator: Locator = id !== undefined ? (this.file === undefined ? { kind: 'external_record_id', record_id: id } : { kind: 'external_record_id', record_id: id, file: this.file }) : this.lineLocator(offset, contentHash16(body));
+        const locator: Locator =
+          id !== undefined
+            ? this.file === undefined
+              ? { kind: 'external_record_id', record_id: id }
+              : { kind: 'external_record_id', record_id: id, file: this.file }
+            : this.lineLocator(offset, contentHash16(body));
         this.emit('assistant', body, ts, locator, itemId, this.c.turn);
         this.noteItem(itemId, true, before);
       } else this.noteItem(id, false, before);
@@ -189,7 +208,8 @@ class ThreadReader {
     if (p.type === 'agent_message') {
       // Multi-agent v2: a message addressed to this thread is the task (or a follow-up) it was given.
       const own = this.c.agentPath;
-      if (own !== null && p.recipient === own && p.author !== own) this.user((contentText(p.content) ?? '').trim(), ts, offset, contentHash16(contentText(p.content) ?? ''));
+      if (own !== null && p.recipient === own && p.author !== own)
+        this.user((contentText(p.content) ?? '').trim(), ts, offset, contentHash16(contentText(p.content) ?? ''));
       return;
     }
     // Any other item is the model at work: no twin is coming for what waits.
@@ -214,7 +234,8 @@ class ThreadReader {
     const at = this.c.ts;
     const n = num(p, 'num_turns');
     const base = this.thread === undefined ? {} : { thread: this.thread };
-    if (n !== undefined && n > 0) this.out.marks.push({ kind: 'turn_count', num_turns: Math.min(Math.trunc(n), 0xffffffff), at_ms: at, ...base, upto: this.c.count });
+    if (n !== undefined && n > 0)
+      this.out.marks.push({ kind: 'turn_count', num_turns: Math.min(Math.trunc(n), 0xffffffff), at_ms: at, ...base, upto: this.c.count });
     const anchor = obj(p, 'anchor');
     const itemId = (text(anchor, 'itemId') ?? text(anchor, 'item_id'))?.trim();
     if (itemId === undefined) return;
@@ -228,7 +249,15 @@ class ThreadReader {
 }
 
 /** Kinds of line that never carry prose, a rollback or an item a rollback can anchor on. */
-const skipped = ['"type":"function_call_output"', '"type":"custom_tool_call_output"', '"type":"token_count"', '"type":"turn_context"', '"type":"exec_command_end"', '"type":"agent_reasoning"', '"type":"compacted"'].map((m) => Buffer.from(m));
+const skipped = [
+  '"type":"function_call_output"',
+  '"type":"custom_tool_call_output"',
+  '"type":"token_count"',
+  '"type":"turn_context"',
+  '"type":"exec_command_end"',
+  '"type":"agent_reasoning"',
+  '"type":"compacted"',
+].map((m) => Buffer.from(m));
 
 /**
  * Tool output and bookkeeping make up most of a rollout's bytes; they are not decoded. The first
@@ -247,7 +276,17 @@ function rollouts(session: DiscoveredSession): string[] {
 async function extract(session: DiscoveredSession, from: MessageResume | null): Promise<MessageExtract> {
   const prior = from === null ? undefined : readCarry(from.carry);
   const resume = from !== null && prior !== undefined;
-  const out: MessageExtract = { records: [], marks: [], marksMode: 'append', files: [], carry: null, fresh: !resume, bytesRead: 0, badLines: 0, problems: [] };
+  const out: MessageExtract = {
+    records: [],
+    marks: [],
+    marksMode: 'append',
+    files: [],
+    carry: null,
+    fresh: !resume,
+    bytesRead: 0,
+    badLines: 0,
+    problems: [],
+  };
   const starts = new Map(resume ? from.files.map((f) => [f.path, f.offset]) : []);
   const threads: Record<string, ThreadCarry> = {};
   for (const path of rollouts(session)) {

@@ -32,7 +32,10 @@ describe('codex user turns', () => {
       new Rollout('0199-test')
         .meta()
         .developer('<permissions instructions>\nsandbox\n</permissions instructions>')
-        .user('# AGENTS.md instructions for /work/demo\n\n<INSTRUCTIONS>\nrules\n</INSTRUCTIONS>', '<environment_context>\n<cwd>/work/demo</cwd>\n</environment_context>')
+        .user(
+          '# AGENTS.md instructions for /work/demo\n\n<INSTRUCTIONS>\nrules\n</INSTRUCTIONS>',
+          '<environment_context>\n<cwd>/work/demo</cwd>\n</environment_context>',
+        )
         .user('<user_instructions>\nuse tabs\n</user_instructions>', 'Summarise the README.')
         .turnContext()
         .assistant('It is a demo.'),
@@ -42,12 +45,10 @@ describe('codex user turns', () => {
 
   it('lets content_item_kinds decide over the prefix list', async () => {
     const r = await record(
-      new Rollout('0199-test')
-        .meta()
-        .userWithKinds([
-          { text: 'injected but plain-looking', kind: 'agents_md.instructions' },
-          { text: '<environment_context> is what I typed', kind: 'user.text' },
-        ]),
+      new Rollout('0199-test').meta().userWithKinds([
+        { text: 'injected but plain-looking', kind: 'agents_md.instructions' },
+        { text: '<environment_context> is what I typed', kind: 'user.text' },
+      ]),
     );
     expect(roles(r.turns)).toEqual(['user:<environment_context> is what I typed']);
   });
@@ -80,10 +81,28 @@ describe('codex user turns', () => {
 describe('codex assistant and reasoning turns', () => {
   it('names the model from turn_context on assistant turns, only where it changes', async () => {
     const parsed = await parseRollout(
-      new Rollout('0199-test').meta().user('a').turnContext('gpt-5').assistant('one').turnContext('gpt-5').assistant('two').turnContext('gpt-5-codex').assistant('three'),
+      new Rollout('0199-test')
+        .meta()
+        .user('a')
+        .turnContext('gpt-5')
+        .assistant('one')
+        .turnContext('gpt-5')
+        .assistant('two')
+        .turnContext('gpt-5-codex')
+        .assistant('three'),
     );
     expect(parsed.record?.turns.filter((t) => t.role === 'assistant').map((t) => t.model)).toEqual(['gpt-5', 'gpt-5', 'gpt-5-codex']);
-    const r = await record(new Rollout('0199-test').meta().user('a').turnContext('gpt-5').assistant('one').turnContext('gpt-5').assistant('two').turnContext('gpt-5-codex').assistant('three'));
+    const r = await record(
+      new Rollout('0199-test')
+        .meta()
+        .user('a')
+        .turnContext('gpt-5')
+        .assistant('one')
+        .turnContext('gpt-5')
+        .assistant('two')
+        .turnContext('gpt-5-codex')
+        .assistant('three'),
+    );
     expect(r.models).toEqual(['gpt-5', 'gpt-5-codex']);
     expect(r.turns.filter((t) => t.role === 'assistant').map((t) => t.model)).toEqual(['gpt-5', undefined, 'gpt-5-codex']);
   });
@@ -134,7 +153,14 @@ describe('codex tool calls', () => {
     expect(calls(r)).toEqual([
       { name: 'shell', format: 'shell', input: 'ls', output: 'README.md\nsrc\n', status: 'ok', exit_code: 0 },
       { name: 'exec_command', format: 'shell', input: 'cargo test', output: 'test failed\n', status: 'error', exit_code: 101 },
-      { name: 'apply_patch', format: 'diff', path: 'src/a.rs', input: patch, output: 'Success. Updated the following files:\nM src/a.rs', status: 'ok' },
+      {
+        name: 'apply_patch',
+        format: 'diff',
+        path: 'src/a.rs',
+        input: patch,
+        output: 'Success. Updated the following files:\nM src/a.rs',
+        status: 'ok',
+      },
       { name: 'update_plan', format: 'json', input: '{"plan":[{"step":"x","status":"done"}]}' },
     ]);
   });
@@ -144,13 +170,26 @@ describe('codex tool calls', () => {
       new Rollout('0199-test')
         .meta()
         .user('go')
-        .line('response_item', { type: 'local_shell_call', call_id: 'ls_1', status: 'completed', action: { type: 'exec', command: ['grep', '-rn', 'x y', '.'] } })
+        .line('response_item', {
+          type: 'local_shell_call',
+          call_id: 'ls_1',
+          status: 'completed',
+          action: { type: 'exec', command: ['grep', '-rn', 'x y', '.'] },
+        })
         .functionOutput('ls_1', '{"output":"","metadata":{"exit_code":1}}')
         .line('response_item', { type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'codex rollout' } })
         .functionCall('mcp__docs__search', { q: 'x' }, 'mcp_1')
-        .event('mcp_tool_call_end', { call_id: 'mcp_1', invocation: { server: 'docs', tool: 'search', arguments: { q: 'x' } }, result: { Ok: { content: [{ type: 'text', text: 'found' }], isError: false } } })
+        .event('mcp_tool_call_end', {
+          call_id: 'mcp_1',
+          invocation: { server: 'docs', tool: 'search', arguments: { q: 'x' } },
+          result: { Ok: { content: [{ type: 'text', text: 'found' }], isError: false } },
+        })
         .functionOutput('mcp_1', 'found')
-        .event('mcp_tool_call_end', { call_id: 'mcp_2', invocation: { server: 'docs', tool: 'fetch', arguments: {} }, result: { Err: 'timeout' } }),
+        .event('mcp_tool_call_end', {
+          call_id: 'mcp_2',
+          invocation: { server: 'docs', tool: 'fetch', arguments: {} },
+          result: { Err: 'timeout' },
+        }),
     );
     expect(calls(r)).toEqual([
       { name: 'local_shell', format: 'shell', input: "grep -rn 'x y' .", output: '', status: 'error', exit_code: 1 },
@@ -165,7 +204,11 @@ describe('codex tool calls', () => {
       new Rollout('0199-test')
         .meta()
         .user('go')
-        .event('mcp_tool_call_end', { call_id: 'm1', invocation: { server: 'docs', tool: 'search', arguments: { q: 1 } }, result: { Ok: { content: [{ type: 'text', text: 'hit' }] } } })
+        .event('mcp_tool_call_end', {
+          call_id: 'm1',
+          invocation: { server: 'docs', tool: 'search', arguments: { q: 1 } },
+          result: { Ok: { content: [{ type: 'text', text: 'hit' }] } },
+        })
         .functionCall('mcp__docs__search', { q: 1 }, 'm1')
         .functionOutput('m1', 'hit')
         .functionCall('exec_command', { cmd: 'ls' }, 'dup')
@@ -229,7 +272,10 @@ describe('codex events', () => {
         .meta()
         .user('build it')
         .assistant('built')
-        .line('compacted', { message: 'Summary: widget built.', replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'build it' }] }] })
+        .line('compacted', {
+          message: 'Summary: widget built.',
+          replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'build it' }] }],
+        })
         .event('context_compacted')
         .assistant('continuing'),
     );
@@ -239,19 +285,45 @@ describe('codex events', () => {
 
 describe('codex tokens', () => {
   it('takes the last cumulative token_count as the totals, never the sum', async () => {
-    const r = await record(new Rollout('0199-test').meta().user('a').tokens(540, 64, 88, 32).event('token_count', { info: null }).assistant('b').tokens(800, 96, 120, 40));
+    const r = await record(
+      new Rollout('0199-test')
+        .meta()
+        .user('a')
+        .tokens(540, 64, 88, 32)
+        .event('token_count', { info: null })
+        .assistant('b')
+        .tokens(800, 96, 120, 40),
+    );
     // Codex's input includes the cached reads; the record counts them apart.
-    expect(r.totals).toEqual({ input_tokens: 704, output_tokens: 120, cache_read_tokens: 96, cache_creation_tokens: 0, reasoning_tokens: 40, cost_usd: null });
+    expect(r.totals).toEqual({
+      input_tokens: 704,
+      output_tokens: 120,
+      cache_read_tokens: 96,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 40,
+      cost_usd: null,
+    });
   });
 
   it('accepts the newer token_usage_record with the same rule, for this thread only', async () => {
-    const usage = (input: number) => ({ input_tokens: input, cached_input_tokens: 10, output_tokens: 5, reasoning_output_tokens: 1, total_tokens: input + 5 });
+    const usage = (input: number) => ({
+      input_tokens: input,
+      cached_input_tokens: 10,
+      output_tokens: 5,
+      reasoning_output_tokens: 1,
+      total_tokens: input + 5,
+    });
     const r = await record(
       new Rollout('0199-test')
         .meta()
         .user('a')
         .tokens(50, 0, 1, 0)
-        .line('token_usage_record', { thread_id: '0199-test', usage: usage(30), turn_token_usage: usage(30), thread_token_usage: usage(300) })
+        .line('token_usage_record', {
+          thread_id: '0199-test',
+          usage: usage(30),
+          turn_token_usage: usage(30),
+          thread_token_usage: usage(300),
+        })
         .line('token_usage_record', { thread_id: '0199-other', thread_token_usage: usage(9000) }),
     );
     expect(r.totals).toMatchObject({ input_tokens: 290, cache_read_tokens: 10, output_tokens: 5, reasoning_tokens: 1 });
@@ -261,15 +333,33 @@ describe('codex tokens', () => {
 describe('codex session facts', () => {
   it('takes repo from session_meta, branch from git, every cwd and models first-seen', async () => {
     const parsed = await parseRollout(
-      new Rollout('0199-test').meta({ cwd: '/work/demo', git: { branch: 'feature/x' } }).user('a').turnContext('gpt-5', '/work/demo').turnContext('o3', '/work/demo/sub').turnContext('gpt-5', '/tmp'),
+      new Rollout('0199-test')
+        .meta({ cwd: '/work/demo', git: { branch: 'feature/x' } })
+        .user('a')
+        .turnContext('gpt-5', '/work/demo')
+        .turnContext('o3', '/work/demo/sub')
+        .turnContext('gpt-5', '/tmp'),
     );
-    expect(parsed.record).toMatchObject({ agent: 'codex', session_id: '0199-test', repo: '/work/demo', branch: 'feature/x', models: ['gpt-5', 'o3'] });
+    expect(parsed.record).toMatchObject({
+      agent: 'codex',
+      session_id: '0199-test',
+      repo: '/work/demo',
+      branch: 'feature/x',
+      models: ['gpt-5', 'o3'],
+    });
     expect(parsed.cwds).toEqual(['/work/demo', '/work/demo/sub', '/tmp']);
   });
 
   it('falls back to the first turn_context cwd when session_meta names none', async () => {
-    const parsed = await parseRollout(new Rollout('0199-test').meta({ cwd: undefined, git: undefined }).turnContext('gpt-5', '/work/b').user('a'));
-    expect(parsed.record).toMatchObject({ repo: '/work/b', branch: null, started_at: '2026-10-01T09:00:00.000Z', ended_at: '2026-10-01T09:00:02.000Z' });
+    const parsed = await parseRollout(
+      new Rollout('0199-test').meta({ cwd: undefined, git: undefined }).turnContext('gpt-5', '/work/b').user('a'),
+    );
+    expect(parsed.record).toMatchObject({
+      repo: '/work/b',
+      branch: null,
+      started_at: '2026-10-01T09:00:00.000Z',
+      ended_at: '2026-10-01T09:00:02.000Z',
+    });
   });
 });
 
@@ -281,7 +371,11 @@ describe('codex drift', () => {
       .raw('[1,2,3]')
       .line('ghost_trace', { anything: true })
       .line('event_msg', { type: 'brand_new_event', x: 1 })
-      .line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'with ordinal' }] }, { ordinal: 7, metadata: { source: 'x' } })
+      .line(
+        'response_item',
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'with ordinal' }] },
+        { ordinal: 7, metadata: { source: 'x' } },
+      )
       .line('response_item', { type: 'message', role: 'assistant' })
       .line('response_item', { type: 'function_call_output', call_id: 'nobody', output: 'orphan' })
       .line('event_msg', { type: 'token_count', info: { total_token_usage: 'not an object' } })
@@ -296,13 +390,22 @@ describe('codex drift', () => {
     const dir = await tempDir();
     const binary = join(dir, 'bin.jsonl');
     await writeFile(binary, Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 37) % 256)));
-    const parsed = await codexReader.parse({ agent: 'codex', sessionId: 'b', home: dir, path: binary, files: [{ path: binary, size: 5000, mtimeMs: 0 }] }, { detail: 'full' });
+    const parsed = await codexReader.parse(
+      { agent: 'codex', sessionId: 'b', home: dir, path: binary, files: [{ path: binary, size: 5000, mtimeMs: 0 }] },
+      { detail: 'full' },
+    );
     expect(parsed.record).toBeNull();
     expect(parsed.badLines[0]?.count).toBeGreaterThan(0);
   });
 
   it('clips a huge output and message as it reads', async () => {
-    const r = await record(new Rollout('0199-test').meta().user('x'.repeat(300 * 1024)).functionCall('exec_command', { cmd: 'cat big' }, 'c').functionOutput('c', 'y'.repeat(2 * 1024 * 1024)));
+    const r = await record(
+      new Rollout('0199-test')
+        .meta()
+        .user('x'.repeat(300 * 1024))
+        .functionCall('exec_command', { cmd: 'cat big' }, 'c')
+        .functionOutput('c', 'y'.repeat(2 * 1024 * 1024)),
+    );
     expect(Buffer.byteLength(r.turns[0]?.text ?? '')).toBeLessThan(257 * 1024);
     expect(Buffer.byteLength(calls(r)[0]?.output ?? '')).toBeLessThan(4200);
   });

@@ -7,7 +7,15 @@ import { readMeta } from './rollout-meta.js';
 import { applySpawnEnd, readSpawnArgs } from './spawn-launch.js';
 import { ThreadBuilder, type DetailNeeds, type RolloutThread } from './thread-builder.js';
 import { tokenCountUsage, usageRecordUsage } from './tokens.js';
-import { applyMcpResult, contentText, customToolCall, functionCall, localShellCall, mcpCallFromEvent, webSearchCall } from './tool-calls.js';
+import {
+  applyMcpResult,
+  contentText,
+  customToolCall,
+  functionCall,
+  localShellCall,
+  mcpCallFromEvent,
+  webSearchCall,
+} from './tool-calls.js';
 import { userTextOfEvent, userTextOfMessage } from './user-text.js';
 
 /** A line longer than this is skipped and counted as bad rather than decoded (bounds memory). */
@@ -65,7 +73,14 @@ function responseItem(b: ThreadBuilder, p: JsonObject, at: string | null, needs:
       return;
     case 'tool_search_call': {
       const call = { name: 'tool_search' };
-      b.call({ call: needs.tools && p.arguments !== undefined ? { ...call, format: 'json' as const, input: JSON.stringify(p.arguments) } : call, spawn: undefined }, text(p, 'call_id'), at);
+      b.call(
+        {
+          call: needs.tools && p.arguments !== undefined ? { ...call, format: 'json' as const, input: JSON.stringify(p.arguments) } : call,
+          spawn: undefined,
+        },
+        text(p, 'call_id'),
+        at,
+      );
       return;
     }
     case 'tool_search_output': {
@@ -78,7 +93,14 @@ function responseItem(b: ThreadBuilder, p: JsonObject, at: string | null, needs:
     case 'image_generation_call': {
       // The result is the image itself (base64): never kept.
       const prompt = needs.tools ? text(p, 'revised_prompt') : undefined;
-      b.call({ call: prompt === undefined ? { name: 'image_generation' } : { name: 'image_generation', format: 'text', input: prompt }, spawn: undefined }, undefined, at);
+      b.call(
+        {
+          call: prompt === undefined ? { name: 'image_generation' } : { name: 'image_generation', format: 'text', input: prompt },
+          spawn: undefined,
+        },
+        undefined,
+        at,
+      );
       return;
     }
     case 'agent_message': {

@@ -18,7 +18,13 @@ describe('codex discover', () => {
   it('finds rollouts under sessions/ and archived_sessions/, named by session_meta id', async () => {
     const home = join(await tempDir(), '.codex');
     const a = await writeRollout(home, 'file-name-id', new Rollout('0199-real-id').meta().user('hi'));
-    const b = await writeRollout(home, '0199-archived', new Rollout('0199-archived').meta({ cwd: '/work/old' }).user('old'), 'archived_sessions', '2025/12/31');
+    const b = await writeRollout(
+      home,
+      '0199-archived',
+      new Rollout('0199-archived').meta({ cwd: '/work/old' }).user('old'),
+      'archived_sessions',
+      '2025/12/31',
+    );
     await writeFile(join(home, 'sessions', '2026', '10', '01', 'notes.txt'), 'not a rollout');
     const d = await codexReader.discover(home);
     expect(d.problems).toEqual([]);
@@ -50,10 +56,19 @@ describe('codex claim', () => {
     const dir = await tempDir();
     const loose = join(dir, 'copy.jsonl');
     await writeFile(loose, new Rollout('0199-loose').meta().user('hi').text());
-    expect(await codexReader.claim(loose)).toMatchObject({ agent: 'codex', sessionId: '0199-loose', path: loose, home: dir, cwd: '/work/demo' });
+    expect(await codexReader.claim(loose)).toMatchObject({
+      agent: 'codex',
+      sessionId: '0199-loose',
+      path: loose,
+      home: dir,
+      cwd: '/work/demo',
+    });
 
     const claude = join(dir, 'claude.jsonl');
-    await writeFile(claude, `${JSON.stringify({ type: 'user', sessionId: 's', message: { role: 'user', content: 'hi' }, timestamp: '2026-01-01T00:00:00Z' })}\n`);
+    await writeFile(
+      claude,
+      `${JSON.stringify({ type: 'user', sessionId: 's', message: { role: 'user', content: 'hi' }, timestamp: '2026-01-01T00:00:00Z' })}\n`,
+    );
     expect(await codexReader.claim(claude)).toBeNull();
     const binary = join(dir, 'bin.jsonl');
     await writeFile(binary, Buffer.from([0, 255, 1, 2, 10, 3]));
@@ -96,7 +111,13 @@ describe('codex tree', () => {
   it('names each file relative to the home, spawned rollouts included', async () => {
     const home = join(await tempDir(), '.codex');
     await writeRollout(home, '0199-parent', new Rollout('0199-parent').meta().user('go'));
-    await writeRollout(home, '0199-child', new Rollout('0199-child').meta({ source: { subagent: { thread_spawn: { parent_thread_id: '0199-parent', depth: 1 } } } }).user('task'));
+    await writeRollout(
+      home,
+      '0199-child',
+      new Rollout('0199-child')
+        .meta({ source: { subagent: { thread_spawn: { parent_thread_id: '0199-parent', depth: 1 } } } })
+        .user('task'),
+    );
     const [session] = (await codexReader.discover(home)).sessions;
     if (session === undefined) throw new Error('no session');
     const tree = await codexReader.tree(session);

@@ -46,4 +46,3 @@ export function idFromFileName(name: string): string {
   if (m?.[1] !== undefined) return m[1];
   return name.replace(/\.jsonl$/i, '');
 }
-

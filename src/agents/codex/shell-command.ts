@@ -18,7 +18,8 @@ function quoteArg(arg: string): string {
 /** Joins argv, dropping a `bash -lc <script>` wrapper so the script itself is the command. */
 export function joinArgv(argv: readonly string[]): string {
   const [bin, flag, script] = argv;
-  if (argv.length === 3 && bin !== undefined && script !== undefined && shellBinary.test(bin) && (flag === '-lc' || flag === '-c')) return script;
+  if (argv.length === 3 && bin !== undefined && script !== undefined && shellBinary.test(bin) && (flag === '-lc' || flag === '-c'))
+    return script;
   return argv.map(quoteArg).join(' ');
 }
 

@@ -39,7 +39,10 @@ export function readSpawnArgs(launch: SpawnLaunch, rawArgs: unknown): void {
   if (agentType !== undefined) launch.agentType = agentType;
   const taskName = text(args, 'task_name');
   const prompt = spawnPrompt(args);
-  const firstLine = prompt?.split('\n').find((l) => l.trim() !== '')?.trim();
+  const firstLine = prompt
+    ?.split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim();
   const description = taskName ?? firstLine;
   if (description !== undefined) launch.description = description;
 }

@@ -13,7 +13,11 @@ const CHILD = '0199aaaa-0000-7000-8000-000000000002';
 const CHILD2 = '0199aaaa-0000-7000-8000-000000000003';
 
 function spawnMeta(parent: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { source: { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1, agent_nickname: 'Boyle', agent_role: 'explorer', ...extra } } } };
+  return {
+    source: {
+      subagent: { thread_spawn: { parent_thread_id: parent, depth: 1, agent_nickname: 'Boyle', agent_role: 'explorer', ...extra } },
+    },
+  };
 }
 
 function child(id: string, start: string, words: string, meta: Record<string, unknown> = spawnMeta(PARENT)): Rollout {
@@ -73,7 +77,13 @@ describe('codex spawned agents', () => {
     const r = await recordOf(session);
     expect(r.totals).toMatchObject({ input_tokens: 4000, cache_read_tokens: 1000, output_tokens: 200, reasoning_tokens: 80 });
     const [spawn] = spawnCalls(r);
-    expect(spawn).toMatchObject({ name: 'spawn_agent', format: 'text', input: 'Inspect the parser\nand report back', output: 'The parser is fine.', status: 'ok' });
+    expect(spawn).toMatchObject({
+      name: 'spawn_agent',
+      format: 'text',
+      input: 'Inspect the parser\nand report back',
+      output: 'The parser is fine.',
+      status: 'ok',
+    });
     expect(spawn?.subagent).toMatchObject({
       id: CHILD,
       name: 'explorer',
@@ -81,7 +91,14 @@ describe('codex spawned agents', () => {
       models: ['gpt-5-mini'],
       started_at: '2026-10-01T09:00:03.000Z',
       status: 'completed',
-      totals: { input_tokens: 600, output_tokens: 50, cache_read_tokens: 400, cache_creation_tokens: 0, reasoning_tokens: 20, cost_usd: null },
+      totals: {
+        input_tokens: 600,
+        output_tokens: 50,
+        cache_read_tokens: 400,
+        cache_creation_tokens: 0,
+        reasoning_tokens: 20,
+        cost_usd: null,
+      },
       truncated: false,
       omitted_turns: 0,
     });
@@ -142,7 +159,11 @@ describe('codex spawned agents', () => {
         .assistant('later')
         .assistant('much later'),
     );
-    await writeRollout(home, CHILD3, child(CHILD3, '2026-10-01T09:00:02.500Z', 'third words', spawnMeta(PARENT, { agent_role: undefined })));
+    await writeRollout(
+      home,
+      CHILD3,
+      child(CHILD3, '2026-10-01T09:00:02.500Z', 'third words', spawnMeta(PARENT, { agent_role: undefined })),
+    );
     await writeRollout(home, CHILD, child(CHILD, '2026-10-01T09:00:04.000Z', 'first unnamed'));
     await writeRollout(home, CHILD2, child(CHILD2, '2026-10-01T09:00:05.500Z', 'second unnamed'));
     const r = await recordOf(await onlySession(home));
@@ -159,8 +180,23 @@ describe('codex spawned agents', () => {
 
   it('nests a grandchild in the child, across sessions/ and archived_sessions/', async () => {
     const home = join(await tempDir(), '.codex');
-    await writeRollout(home, PARENT, new Rollout(PARENT).meta().userEvent('go').functionCall('spawn_agent', { message: 'm' }, 'c1').functionOutput('c1', JSON.stringify({ agent_id: CHILD })), 'archived_sessions');
-    await writeRollout(home, CHILD, child(CHILD, '2026-10-01T09:00:03.000Z', 'child').functionCall('spawn_agent', { message: 'deeper' }, 'g1').functionOutput('g1', JSON.stringify({ agent_id: CHILD2 })));
+    await writeRollout(
+      home,
+      PARENT,
+      new Rollout(PARENT)
+        .meta()
+        .userEvent('go')
+        .functionCall('spawn_agent', { message: 'm' }, 'c1')
+        .functionOutput('c1', JSON.stringify({ agent_id: CHILD })),
+      'archived_sessions',
+    );
+    await writeRollout(
+      home,
+      CHILD,
+      child(CHILD, '2026-10-01T09:00:03.000Z', 'child')
+        .functionCall('spawn_agent', { message: 'deeper' }, 'g1')
+        .functionOutput('g1', JSON.stringify({ agent_id: CHILD2 })),
+    );
     await writeRollout(home, CHILD2, child(CHILD2, '2026-10-01T09:00:09.000Z', 'grandchild', spawnMeta(CHILD, { depth: 2 })));
     const session = await onlySession(home);
     expect(session.files).toHaveLength(3);
@@ -175,7 +211,14 @@ describe('codex spawned agents', () => {
   it('keeps helpers (source.subagent.other) and orphaned children as sessions of their own', async () => {
     const home = join(await tempDir(), '.codex');
     await writeRollout(home, PARENT, new Rollout(PARENT).meta().userEvent('go').assistant('ok'));
-    await writeRollout(home, CHILD, new Rollout(CHILD).meta({ parent_thread_id: PARENT, source: { subagent: { other: 'guardian' } } }).userEvent('assess').assistant('fine'));
+    await writeRollout(
+      home,
+      CHILD,
+      new Rollout(CHILD)
+        .meta({ parent_thread_id: PARENT, source: { subagent: { other: 'guardian' } } })
+        .userEvent('assess')
+        .assistant('fine'),
+    );
     await writeRollout(home, CHILD2, new Rollout(CHILD2).meta(spawnMeta('0199-missing-parent')).userEvent('lost').assistant('still here'));
     const ids = (await codexReader.discover(home)).sessions.map((s) => s.sessionId).sort();
     expect(ids).toEqual([PARENT, CHILD, CHILD2].sort());

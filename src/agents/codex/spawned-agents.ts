@@ -54,7 +54,12 @@ class Nester {
       this.place(launch.call, kid, launch);
     };
     for (const launch of parent.launches) {
-      const kid = kids.find((k) => left.has(k) && ((launch.childId !== undefined && k.meta?.id === launch.childId) || (launch.childPath !== undefined && k.meta?.agentPath === launch.childPath)));
+      const kid = kids.find(
+        (k) =>
+          left.has(k) &&
+          ((launch.childId !== undefined && k.meta?.id === launch.childId) ||
+            (launch.childPath !== undefined && k.meta?.agentPath === launch.childPath)),
+      );
       if (kid !== undefined) take(launch, kid);
     }
     const unnamed = parent.launches.filter((l) => !placed.has(l) && !l.failed && l.childId === undefined && l.childPath === undefined);

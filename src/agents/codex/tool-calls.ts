@@ -20,7 +20,7 @@ const shellTools = new Set(['shell', 'container.exec', 'shell_command', 'local_s
 export function toolName(payload: JsonObject): string {
   const name = text(payload, 'name') ?? 'unknown';
   const namespace = text(payload, 'namespace');
-  return namespace !== undefined && namespace.endsWith('__') && !name.startsWith(namespace) ? namespace + name : name;
+  return namespace?.endsWith('__') && !name.startsWith(namespace) ? namespace + name : name;
 }
 
 export function isSpawnName(name: string): boolean {
@@ -90,7 +90,10 @@ export function functionCall(payload: JsonObject, full: boolean): OpenCall {
     if (shell !== undefined) return { call: withInput(call, shell.format, shell.input), spawn };
   } else if (base === 'apply_patch') {
     const args = argsObject(rawArgs);
-    const patch = text(args, 'input') ?? text(args, 'patch') ?? (typeof rawArgs === 'string' && rawArgs.startsWith('*** Begin Patch') ? rawArgs : undefined);
+    const patch =
+      text(args, 'input') ??
+      text(args, 'patch') ??
+      (typeof rawArgs === 'string' && rawArgs.startsWith('*** Begin Patch') ? rawArgs : undefined);
     if (patch !== undefined) return { call: withInput(call, 'diff', patch), spawn };
   } else if (spawn !== undefined) {
     const prompt = spawnPrompt(argsObject(rawArgs));
@@ -133,7 +136,11 @@ export function webSearchCall(payload: JsonObject, full: boolean): ToolCall {
   if (!full) return call;
   const action = obj(payload, 'action');
   const queries = arr(action, 'queries')?.filter((q): q is string => typeof q === 'string');
-  const input = text(action, 'query') ?? (queries !== undefined && queries.length > 0 ? queries.join('\n') : undefined) ?? text(action, 'url') ?? text(payload, 'query');
+  const input =
+    text(action, 'query') ??
+    (queries !== undefined && queries.length > 0 ? queries.join('\n') : undefined) ??
+    text(action, 'url') ??
+    text(payload, 'query');
   if (input !== undefined) withInput(call, 'text', input);
   const status = str(payload, 'status');
   if (status === 'completed') call.status = 'ok';
@@ -176,7 +183,8 @@ export function contentText(content: unknown): string | undefined {
   for (const p of parts) {
     if (!isObject(p)) continue;
     const type = p.type;
-    if ((type === 'input_text' || type === 'output_text' || type === 'text' || type === 'inputText') && typeof p.text === 'string') texts.push(p.text);
+    if ((type === 'input_text' || type === 'output_text' || type === 'text' || type === 'inputText') && typeof p.text === 'string')
+      texts.push(p.text);
   }
   return texts.join('\n');
 }
@@ -190,7 +198,8 @@ export interface CallOutput {
 
 // exec_command and newer shell outputs open with a header: "Exit code: 0" or "Process exited with
 // code 0", "Wall time: …", then "Output:" and the command's own output.
-const headerLine = /^(?:Chunk ID|Wall time|Exit code|Process exited with code|Process running with session ID|Original token count|Total output lines)\b/;
+const headerLine =
+  /^(?:Chunk ID|Wall time|Exit code|Process exited with code|Process running with session ID|Original token count|Total output lines)\b/;
 const exitLine = /^(?:Exit code:|Process exited with code) (-?\d+)\s*$/m;
 
 function splitHeader(textValue: string): { body: string; exitCode: number | undefined } {
@@ -213,7 +222,8 @@ export function readOutput(output: unknown): CallOutput {
   let value = output;
   if (typeof value === 'string' && value.charCodeAt(0) === 123 /* { */) {
     const parsed = asObject(parseJson(value));
-    if (parsed !== undefined && (typeof parsed.output === 'string' || parsed.content !== undefined || parsed.isError !== undefined)) value = parsed;
+    if (parsed !== undefined && (typeof parsed.output === 'string' || parsed.content !== undefined || parsed.isError !== undefined))
+      value = parsed;
   }
   if (typeof value === 'string') textValue = value;
   else if (Array.isArray(value)) textValue = contentText(value) ?? '';

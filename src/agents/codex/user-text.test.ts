@@ -30,11 +30,22 @@ describe('userTextOfMessage', () => {
   });
 
   it('flags the <turn_aborted> marker as an interruption, not text', () => {
-    expect(userTextOfMessage(message('<turn_aborted>\n<reason>interrupted</reason>\n</turn_aborted>'))).toEqual({ text: '', aborted: true });
+    expect(userTextOfMessage(message('<turn_aborted>\n<reason>interrupted</reason>\n</turn_aborted>'))).toEqual({
+      text: '',
+      aborted: true,
+    });
   });
 
   it('skips images and non-text parts, and reads a string content', () => {
-    expect(userTextOfMessage({ role: 'user', content: [{ type: 'input_image', image_url: 'data:…' }, { type: 'input_text', text: 'look' }] }).text).toBe('look');
+    expect(
+      userTextOfMessage({
+        role: 'user',
+        content: [
+          { type: 'input_image', image_url: 'data:…' },
+          { type: 'input_text', text: 'look' },
+        ],
+      }).text,
+    ).toBe('look');
     expect(userTextOfMessage({ role: 'user', content: 'plain string' }).text).toBe('plain string');
     expect(userTextOfMessage({ role: 'user' }).text).toBe('');
   });

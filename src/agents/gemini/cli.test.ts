@@ -31,7 +31,13 @@ describe('agentlog scan/show over Gemini CLI chats', () => {
     const show = await runCli(['show', 'gemini_stage0', '--json'], home, env);
     expect(show.code).toBe(0);
     const record = JSON.parse(show.stdout) as Record<string, unknown>;
-    expect(record).toMatchObject({ schema_version: 3, agent: 'gemini', session_id: 'gemini_stage0_jsonl', detail: 'full', models: ['gemini-3-flash-preview'] });
+    expect(record).toMatchObject({
+      schema_version: 3,
+      agent: 'gemini',
+      session_id: 'gemini_stage0_jsonl',
+      detail: 'full',
+      models: ['gemini-3-flash-preview'],
+    });
     expect((record.turns as { role: string }[]).map((t) => t.role)).toEqual(['user', 'assistant', 'assistant']);
   });
 });

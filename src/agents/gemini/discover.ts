@@ -35,7 +35,10 @@ export async function peekChat(path: string): Promise<ChatHead> {
   if (isJsonl(path)) {
     const first = parseObjectLine(readFirstLineSync(path, 1 << 20) ?? '');
     const sessionId = str(first, 'sessionId');
-    const looksLikeChat = sessionId !== undefined && first?.type === undefined && (str(first, 'projectHash') !== undefined || str(first, 'startTime') !== undefined);
+    const looksLikeChat =
+      sessionId !== undefined &&
+      first?.type === undefined &&
+      (str(first, 'projectHash') !== undefined || str(first, 'startTime') !== undefined);
     return sessionId === undefined ? { looksLikeChat } : { sessionId, looksLikeChat };
   }
   const head = readPrefix(path, peekBytes);

@@ -68,7 +68,13 @@ export function isJsonl(path: string): boolean {
 async function loadDocument(path: string, full: boolean): Promise<LoadResult> {
   const size = statSync(path).size;
   if (size > maxDocumentBytes) {
-    return { problem: { path, kind: 'oversized', reason: `${size} bytes is over the ${maxDocumentBytes}-byte bound for a Gemini CLI chat document` } };
+    return {
+      problem: {
+        path,
+        kind: 'oversized',
+        reason: `${size} bytes is over the ${maxDocumentBytes}-byte bound for a Gemini CLI chat document`,
+      },
+    };
   }
   let doc: unknown;
   try {

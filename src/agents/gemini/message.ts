@@ -58,7 +58,16 @@ export function geminiMessage(value: unknown, fallbackId: string, full = true): 
   const kind = kinds[str(raw, 'type') ?? ''];
   if (raw === undefined || kind === undefined) return undefined;
   const at = text(raw, 'timestamp') ?? null;
-  const msg: GeminiMessage = { id: text(raw, 'id') ?? fallbackId, kind, at, text: '', thoughts: [], toolCalls: [], paths: [], shellDirs: [] };
+  const msg: GeminiMessage = {
+    id: text(raw, 'id') ?? fallbackId,
+    kind,
+    at,
+    text: '',
+    thoughts: [],
+    toolCalls: [],
+    paths: [],
+    shellDirs: [],
+  };
   const content = raw.content ?? raw.parts;
   if (kind === 'user') {
     msg.text = clipMessage(userText(raw.displayContent, content));

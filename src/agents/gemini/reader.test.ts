@@ -64,16 +64,34 @@ describe('geminiReader over the corpus', () => {
     expect(rec?.turns.map((t) => t.role)).toEqual(['user', 'assistant', 'assistant']);
     expect(rec?.turns[0]?.text).toBe('Say hello and list files.');
     expect(rec?.turns[1]?.tool_calls).toEqual([
-      { name: 'run_shell_command', format: 'shell', input: 'ls -F', output: 'Output: AgentSessions/\nREADME.md\nProcess Group PGID: 12345', status: 'ok' },
+      {
+        name: 'run_shell_command',
+        format: 'shell',
+        input: 'ls -F',
+        output: 'Output: AgentSessions/\nREADME.md\nProcess Group PGID: 12345',
+        status: 'ok',
+      },
     ]);
-    expect(rec?.totals).toEqual({ input_tokens: 11855 + 12069, output_tokens: 81 + 147, cache_read_tokens: 11502, cache_creation_tokens: 0, reasoning_tokens: 0, cost_usd: null });
+    expect(rec?.totals).toEqual({
+      input_tokens: 11855 + 12069,
+      output_tokens: 81 + 147,
+      cache_read_tokens: 11502,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 0,
+      cost_usd: null,
+    });
     expect(rec?.ended_at).toBe('2026-04-29T21:39:45.996Z');
 
     const large = await parseOnly(byId.get('session-2025-12-16T23-47-b4f17607') as DiscoveredSession);
     const turns = large.record?.turns ?? [];
     expect(turns.map((t) => t.role)).toEqual(['user', 'reasoning', 'assistant', 'assistant', 'event', 'assistant', 'user', 'assistant']);
     expect(turns[4]?.text).toBe('Request cancelled.');
-    expect(turns[3]?.tool_calls?.[0]).toMatchObject({ name: 'run_shell_command', input: 'ls /non-existent-directory', exit_code: 1, status: 'ok' });
+    expect(turns[3]?.tool_calls?.[0]).toMatchObject({
+      name: 'run_shell_command',
+      input: 'ls /non-existent-directory',
+      exit_code: 1,
+      status: 'ok',
+    });
     expect(turns[2]?.tool_calls?.[0]?.exit_code).toBe(0);
     // Messages without a model of their own carry the one before them; finalise names it once.
     const final = finaliseRecord(large.record!, { detail: 'full', elide: makeHomeElider(null) });
@@ -100,17 +118,38 @@ describe('geminiReader JSONL rules', () => {
     const path = join(dir, 'session-live.jsonl');
     await writeFile(
       path,
-      lines(
-        { sessionId: 'live-1', projectHash: 'b'.repeat(64), startTime: '2026-05-01T10:00:00.000Z', lastUpdated: '2026-05-01T10:00:00.000Z', kind: 'main' },
+      `${lines(
+        {
+          sessionId: 'live-1',
+          projectHash: 'b'.repeat(64),
+          startTime: '2026-05-01T10:00:00.000Z',
+          lastUpdated: '2026-05-01T10:00:00.000Z',
+          kind: 'main',
+        },
         { id: 'u1', timestamp: '2026-05-01T10:00:01.000Z', type: 'user', content: [{ text: 'first ask' }] },
         { $set: { lastUpdated: '2026-05-01T10:00:02.000Z' } },
-        { id: 'a1', timestamp: '2026-05-01T10:00:03.000Z', type: 'gemini', content: 'partial', model: 'gemini-2.5-pro', tokens: { input: 5, output: 1, cached: 0, thoughts: 0, tool: 0, total: 6 } },
+        {
+          id: 'a1',
+          timestamp: '2026-05-01T10:00:03.000Z',
+          type: 'gemini',
+          content: 'partial',
+          model: 'gemini-2.5-pro',
+          tokens: { input: 5, output: 1, cached: 0, thoughts: 0, tool: 0, total: 6 },
+        },
         'not json at all',
         { id: 'u2', timestamp: '2026-05-01T10:00:05.000Z', type: 'user', content: 'second ask' },
         // The same id again: the later record replaces the earlier one and its tokens count once.
-        { id: 'a1', timestamp: '2026-05-01T10:00:04.000Z', type: 'gemini', content: 'complete answer', model: 'gemini-2.5-pro', thoughts: [{ subject: 'Plan', description: 'look first' }], tokens: { input: 50, output: 10, cached: 20, thoughts: 3, tool: 2, total: 65 } },
+        {
+          id: 'a1',
+          timestamp: '2026-05-01T10:00:04.000Z',
+          type: 'gemini',
+          content: 'complete answer',
+          model: 'gemini-2.5-pro',
+          thoughts: [{ subject: 'Plan', description: 'look first' }],
+          tokens: { input: 50, output: 10, cached: 20, thoughts: 3, tool: 2, total: 65 },
+        },
         { $set: { lastUpdated: '2026-05-01T10:09:00.000Z' } },
-      ) + '\n{"id":"a2","timestamp":"2026-05-01T10:10:00.000Z","type":"gem',
+      )}\n{"id":"a2","timestamp":"2026-05-01T10:10:00.000Z","type":"gem`,
     );
     const claimed = await geminiReader.claim(path);
     expect(claimed?.sessionId).toBe('live-1');
@@ -123,7 +162,14 @@ describe('geminiReader JSONL rules', () => {
       ['assistant', 'complete answer'],
       ['user', 'second ask'],
     ]);
-    expect(rec?.totals).toEqual({ input_tokens: 52, output_tokens: 10, cache_read_tokens: 20, cache_creation_tokens: 0, reasoning_tokens: 3, cost_usd: null });
+    expect(rec?.totals).toEqual({
+      input_tokens: 52,
+      output_tokens: 10,
+      cache_read_tokens: 20,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 3,
+      cost_usd: null,
+    });
     expect(rec?.started_at).toBe('2026-05-01T10:00:00.000Z');
     expect(rec?.ended_at).toBe('2026-05-01T10:09:00.000Z');
   });
@@ -140,15 +186,32 @@ describe('geminiReader JSONL rules', () => {
         projectHash: hashOf(root),
         startTime: '2026-05-01T10:00:00.000Z',
         messages: [
-          { id: 'u', timestamp: '2026-05-01T10:00:01.000Z', type: 'user', content: [{ text: 'explain @src/a.ts' }, { text: '\n--- Content from referenced files ---' }, { text: 'secret file body' }] },
+          {
+            id: 'u',
+            timestamp: '2026-05-01T10:00:01.000Z',
+            type: 'user',
+            content: [{ text: 'explain @src/a.ts' }, { text: '\n--- Content from referenced files ---' }, { text: 'secret file body' }],
+          },
           {
             id: 'g',
             timestamp: '2026-05-01T10:00:02.000Z',
             type: 'gemini',
             content: 'done',
             toolCalls: [
-              { id: 'r', name: 'read_file', args: { absolute_path: '/work/demo/src/a.ts' }, status: 'success', result: [{ functionResponse: { id: 'r', name: 'read_file', response: { output: 'body' } } }] },
-              { id: 'e', name: 'replace', args: { file_path: '/work/demo/src/a.ts', old_string: 'a', new_string: 'b' }, status: 'error', result: [{ functionResponse: { id: 'e', name: 'replace', response: { error: 'no match' } } }] },
+              {
+                id: 'r',
+                name: 'read_file',
+                args: { absolute_path: '/work/demo/src/a.ts' },
+                status: 'success',
+                result: [{ functionResponse: { id: 'r', name: 'read_file', response: { output: 'body' } } }],
+              },
+              {
+                id: 'e',
+                name: 'replace',
+                args: { file_path: '/work/demo/src/a.ts', old_string: 'a', new_string: 'b' },
+                status: 'error',
+                result: [{ functionResponse: { id: 'e', name: 'replace', response: { error: 'no match' } } }],
+              },
               { id: 's', name: 'run_shell_command', args: { command: 'make', dir_path: 'sub' }, status: 'cancelled' },
             ],
           },
@@ -161,7 +224,14 @@ describe('geminiReader JSONL rules', () => {
     expect(parsed.cwds).toEqual([root, '/work/demo/sub']);
     expect(parsed.record?.turns[0]?.text).toBe('explain @src/a.ts');
     expect(parsed.record?.turns[1]?.tool_calls).toEqual([
-      { name: 'read_file', format: 'json', path: '/work/demo/src/a.ts', input: '{"absolute_path":"/work/demo/src/a.ts"}', output: 'body', status: 'ok' },
+      {
+        name: 'read_file',
+        format: 'json',
+        path: '/work/demo/src/a.ts',
+        input: '{"absolute_path":"/work/demo/src/a.ts"}',
+        output: 'body',
+        status: 'ok',
+      },
       { name: 'replace', format: 'diff', path: '/work/demo/src/a.ts', input: '-a\n+b', output: 'no match', status: 'error' },
       { name: 'run_shell_command', format: 'shell', input: 'make', status: 'interrupted' },
     ]);

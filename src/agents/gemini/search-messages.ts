@@ -17,7 +17,15 @@ async function extract(session: DiscoveredSession) {
   const records: MessageRecord[] = [];
   for (const m of loaded.conversation.messages) {
     if (m.kind === 'event' || m.text.trim() === '') continue;
-    records.push(cappedRecord({ role: m.kind, ts_ms: isoMs(m.at), text: m.text, locator: { kind: 'external_record_id', record_id: m.id }, item_id: m.id }));
+    records.push(
+      cappedRecord({
+        role: m.kind,
+        ts_ms: isoMs(m.at),
+        text: m.text,
+        locator: { kind: 'external_record_id', record_id: m.id },
+        item_id: m.id,
+      }),
+    );
   }
   return wholeExtract(files, records, [], { badLines: loaded.conversation.badLines });
 }

@@ -216,12 +216,16 @@ export class SessionBuilder {
         if (steer === undefined || !this.legacy(row) || this.foreign(row)) return;
         this.steers.delete(id as string);
         // Dated by delivery (when it entered the conversation), located on the request that holds the text.
-        this.turns.user(steer.text, ms, { legacy: true, locator: { kind: 'native_event', line_no: steer.line, content_hash16: hash16(steer.text) } });
+        this.turns.user(steer.text, ms, {
+          legacy: true,
+          locator: { kind: 'native_event', line_no: steer.line, content_hash16: hash16(steer.text) },
+        });
         return;
       }
       default:
         if (e === 'info' || e === 'debug' || e === 'warn' || e === 'error') this.general(row, ms);
-        else if (isEventTurnRow(e)) this.eventTurn(row, ms, row.message ?? eventTurnRows[e], e === 'interrupted' || e === 'safety_cap_reached');
+        else if (isEventTurnRow(e))
+          this.eventTurn(row, ms, row.message ?? eventTurnRows[e], e === 'interrupted' || e === 'safety_cap_reached');
         return;
     }
   }
@@ -238,7 +242,8 @@ export class SessionBuilder {
     }
     if (row.event === 'info' && this.legacy(row)) {
       const text = parseFollowUp(m);
-      if (text !== undefined && text !== '') this.turns.user(text, ms, { legacy: true, locator: { kind: 'native_event', line_no: row.line, content_hash16: hash16(text) } });
+      if (text !== undefined && text !== '')
+        this.turns.user(text, ms, { legacy: true, locator: { kind: 'native_event', line_no: row.line, content_hash16: hash16(text) } });
     }
   }
 
@@ -252,12 +257,20 @@ export class SessionBuilder {
       const text = dataStr(row, 'text');
       if (text === undefined) return;
       const cutKey = dataInt(row, 'ref_seq') ?? seq;
-      const locator: MessageLocator = id !== undefined ? { kind: 'native_message_id', message_id: id } : { kind: 'native_event', line_no: row.line, content_hash16: hash16(text) };
+      const locator: MessageLocator =
+        id !== undefined
+          ? { kind: 'native_message_id', message_id: id }
+          : { kind: 'native_event', line_no: row.line, content_hash16: hash16(text) };
       this.turns.user(text, ms, { legacy: false, locator, seq, cutKey });
     } else if (role === 'assistant') {
       const read = this.text(row, { file: 'file', offset: 'model_offset', bytes: 'model_bytes' }, messageClip);
       const locator: MessageLocator | undefined = id !== undefined ? { kind: 'native_message_id', message_id: id } : undefined;
-      this.turns.assistant(read.text, read.whole ? hash16(read.text) : undefined, this.origin(row, ms), { legacy: false, locator, seq, cutKey: seq });
+      this.turns.assistant(read.text, read.whole ? hash16(read.text) : undefined, this.origin(row, ms), {
+        legacy: false,
+        locator,
+        seq,
+        cutKey: seq,
+      });
     }
   }
 
@@ -298,7 +311,8 @@ export class SessionBuilder {
     if ((row.file === undefined || length === 0) && summary === '') return;
     // Whether there is a turn depends on the row alone, so counts match at every detail level.
     let text = summary;
-    if (this.readText && row.file !== undefined && length > 0) text = this.sidecars.appended(row, row.file, length, messageClip)?.text ?? summary;
+    if (this.readText && row.file !== undefined && length > 0)
+      text = this.sidecars.appended(row, row.file, length, messageClip)?.text ?? summary;
     this.turns.other('reasoning', text, this.origin(row, ms));
   }
 
@@ -313,7 +327,9 @@ export class SessionBuilder {
       else {
         const doc = this.sidecars.whole(row, row.file, agentInputMaxBytes);
         const fromFile = doc === undefined ? undefined : callsFromInput(doc);
-        const sameBatch = fromFile !== undefined && (names === undefined || (fromFile.length === names.length && fromFile.every((c, i) => c.call.name === names[i])));
+        const sameBatch =
+          fromFile !== undefined &&
+          (names === undefined || (fromFile.length === names.length && fromFile.every((c, i) => c.call.name === names[i])));
         if (sameBatch) calls = fromFile;
       }
     }
@@ -338,8 +354,18 @@ export class SessionBuilder {
       return;
     }
     const preview = row.message === '(no output)' ? '' : (row.message ?? '');
-    const stdout = this.sidecars.read(row, { file: 'file', offset: 'stdout_offset', bytes: 'stdout_bytes', length: 'stdout_length' }, outputRule, preview);
-    const stderr = this.sidecars.read(row, { file: 'file2', offset: 'stderr_offset', bytes: 'stderr_bytes', length: 'stderr_length' }, outputRule, '');
+    const stdout = this.sidecars.read(
+      row,
+      { file: 'file', offset: 'stdout_offset', bytes: 'stdout_bytes', length: 'stdout_length' },
+      outputRule,
+      preview,
+    );
+    const stderr = this.sidecars.read(
+      row,
+      { file: 'file2', offset: 'stderr_offset', bytes: 'stderr_bytes', length: 'stderr_length' },
+      outputRule,
+      '',
+    );
     const results = stdout.clipped ? undefined : runtimeResults(stdout.text);
     if (results !== undefined) {
       this.runtime.route(target, results, outcome);
@@ -356,7 +382,9 @@ export class SessionBuilder {
     const sub = await this.input.loadChild(rel);
     if (sub === null) return;
     // The launching call: the one the row's nonce names, else one whose input names the child.
-    const launching = this.turns.findCall((c) => (rel.nonce !== undefined ? c.nonce === rel.nonce : c.call.input?.includes(rel.child) === true));
+    const launching = this.turns.findCall((c) =>
+      rel.nonce !== undefined ? c.nonce === rel.nonce : c.call.input?.includes(rel.child) === true,
+    );
     let call: ToolCall;
     if (launching !== undefined) call = launching;
     else {
@@ -386,7 +414,12 @@ export class SessionBuilder {
     if (cut === undefined) return;
     this.runtime.drop(this.turns.rewind(cut));
     const kind = dataStr(row, 'kind') ?? 'rewind';
-    this.turns.other('event', row.message ?? `conversation rewound (${kind}): messages after seq ${cut} superseded`, { ms, turnNo: row.turn, legacy: false }, cut);
+    this.turns.other(
+      'event',
+      row.message ?? `conversation rewound (${kind}): messages after seq ${cut} superseded`,
+      { ms, turnNo: row.turn, legacy: false },
+      cut,
+    );
   }
 
   // --- sidecar text ------------------------------------------------------------------------------
@@ -413,6 +446,14 @@ export class SessionBuilder {
     this.flushSpan();
     const problems: FileProblem[] = this.sidecars.problems();
     const turns = this.turns.finish();
-    return { turns, totals: this.totals, models: this.models, started_at: this.span.started_at, ended_at: this.span.ended_at, messages: this.turns.messages, problems };
+    return {
+      turns,
+      totals: this.totals,
+      models: this.models,
+      started_at: this.span.started_at,
+      ended_at: this.span.ended_at,
+      messages: this.turns.messages,
+      problems,
+    };
   }
 }

@@ -73,7 +73,10 @@ export async function discoverHome(home: string): Promise<Discovery> {
   const logsDir = join(home, logsDirName);
   const folders = await sessionFolders(logsDir);
   const { edges, problems } = await readGraph(folders);
-  const { children, hidden } = nesting(folders.map((f) => f.id), edges);
+  const { children, hidden } = nesting(
+    folders.map((f) => f.id),
+    edges,
+  );
   const sessions: DiscoveredSession[] = [];
   for (const f of folders) {
     if (hidden.has(f.id)) continue;
@@ -110,7 +113,13 @@ export async function claimPath(path: string): Promise<IntendantSession | null> 
   if (inLogs) {
     const folders = await sessionFolders(parent);
     const { edges } = await readGraph(folders);
-    links = descendants(basename(dir), nesting(folders.map((f) => f.id), edges).children);
+    links = descendants(
+      basename(dir),
+      nesting(
+        folders.map((f) => f.id),
+        edges,
+      ).children,
+    );
   }
   return describe(home, { id: basename(dir), dir }, links, parent);
 }

@@ -25,7 +25,9 @@ describe('intendant drift', () => {
     // Three bad lines plus the torn tail.
     expect(p.badLines).toEqual([{ path: spine, count: 4 }]);
     expect([...p.unknownEvents]).toEqual([['hologram_projected', 1]]);
-    expect(p.problems).toEqual([{ path: join(s.dir, 'session_meta.json'), kind: 'unparsed', reason: expect.stringMatching(/session_meta\.json is not valid JSON/) }]);
+    expect(p.problems).toEqual([
+      { path: join(s.dir, 'session_meta.json'), kind: 'unparsed', reason: expect.stringMatching(/session_meta\.json is not valid JSON/) },
+    ]);
     expect(p.record?.repo).toBe('');
   });
 
@@ -35,7 +37,9 @@ describe('intendant drift', () => {
     await empty.save();
     expect((await parseIntendantSession(empty.dir, { detail: 'full' })).record).toBeNull();
     const quiet = await FixtureSession.create(home, 'quiet', {});
-    quiet.raw('{"ts":"14:03:27.512","ts_ms":1784455407512,"event":"session_start","level":"info","message":"Session started at 2026-07-19 14:03:27"}');
+    quiet.raw(
+      '{"ts":"14:03:27.512","ts_ms":1784455407512,"event":"session_start","level":"info","message":"Session started at 2026-07-19 14:03:27"}',
+    );
     await quiet.save();
     const p = await parseIntendantSession(quiet.dir, { detail: 'full' });
     expect(p.record?.turns).toEqual([]);

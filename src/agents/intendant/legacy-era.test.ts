@@ -8,7 +8,13 @@ import { FixtureSession } from './test-support/fixture.js';
 // The machine ran two hours behind UTC: created_at is local, created_at_ms is UTC.
 const naiveMs = Date.UTC(2026, 6, 19, 23, 58, 0);
 const offset = 2 * 3600 * 1000;
-const meta = { created_at: '2026-07-19T23:58:00', created_at_ms: naiveMs + offset, project_root: '/home/dev/webapp', task: 'Fix the login redirect loop (meta)', status: 'idle' };
+const meta = {
+  created_at: '2026-07-19T23:58:00',
+  created_at_ms: naiveMs + offset,
+  project_root: '/home/dev/webapp',
+  task: 'Fix the login redirect loop (meta)',
+  status: 'idle',
+};
 
 const task = 'Fix the login redirect loop';
 const looking = 'Looking at the middleware.';
@@ -20,16 +26,38 @@ const long = `Here is the full plan. ${'step by step '.repeat(30)}`;
 async function resumedSession(withMarker: boolean): Promise<FixtureSession> {
   const home = join(await tempDir(), '.intendant');
   const s = await FixtureSession.create(home, 'thread-1', meta);
-  s.raw('{"ts":"23:59:01.000","event":"session_started","level":"info","message":"Session started: thread-1","data":{"session_id":"thread-1","task":"Fix the login redirect loop"}}');
+  s.raw(
+    '{"ts":"23:59:01.000","event":"session_started","level":"info","message":"Session started: thread-1","data":{"session_id":"thread-1","task":"Fix the login redirect loop"}}',
+  );
   await s.legacyModel('23:59:30.500', 1, looking);
   // Past midnight: the time of day runs backwards, so the date moves on.
-  s.raw('{"ts":"00:00:05.000","turn":2,"event":"steer_requested","level":"info","message":"Steer requested: try the other door","data":{"id":"steer-7","session_id":"thread-1","status":"pending","text":"try the other door"}}');
-  s.raw('{"ts":"00:00:09.000","turn":2,"event":"steer_delivered","level":"info","message":"Steer delivered (at turn boundary)","data":{"id":"steer-7","mid_turn":false,"session_id":"thread-1","status":"delivered"}}');
-  s.raw('{"ts":"00:00:10.000","turn":2,"event":"steer_requested","level":"info","message":"Steer requested: never mind","data":{"id":"steer-8","session_id":"thread-1","status":"pending","text":"never mind"}}');
-  s.raw('{"ts":"00:01:00.000","turn":3,"event":"info","level":"info","message":"Round 2 follow-up: also add a regression test (1 attachment(s))"}');
+  s.raw(
+    '{"ts":"00:00:05.000","turn":2,"event":"steer_requested","level":"info","message":"Steer requested: try the other door","data":{"id":"steer-7","session_id":"thread-1","status":"pending","text":"try the other door"}}',
+  );
+  s.raw(
+    '{"ts":"00:00:09.000","turn":2,"event":"steer_delivered","level":"info","message":"Steer delivered (at turn boundary)","data":{"id":"steer-7","mid_turn":false,"session_id":"thread-1","status":"delivered"}}',
+  );
+  s.raw(
+    '{"ts":"00:00:10.000","turn":2,"event":"steer_requested","level":"info","message":"Steer requested: never mind","data":{"id":"steer-8","session_id":"thread-1","status":"pending","text":"never mind"}}',
+  );
+  s.raw(
+    '{"ts":"00:01:00.000","turn":3,"event":"info","level":"info","message":"Round 2 follow-up: also add a regression test (1 attachment(s))"}',
+  );
   s.raw('{"ts":"00:01:05.000","turn":3,"event":"info","level":"info","message":"Round two follow-up: not the strict shape"}');
   // A mirror of another session's response (a daemon log's copy): not this session's words or tokens.
-  s.row({ ts: '00:01:30.000', turn: 3, event: 'model_response', level: 'info', message: 'Running the auth tests now.', data: { content_length: 27, session_id: 'd2e3f4a5-0000-4000-8000-00000000c0de', source: 'codex', tokens: { cache_creation: 0, cached: 0, completion: 9, prompt: 800, total: 809 } } });
+  s.row({
+    ts: '00:01:30.000',
+    turn: 3,
+    event: 'model_response',
+    level: 'info',
+    message: 'Running the auth tests now.',
+    data: {
+      content_length: 27,
+      session_id: 'd2e3f4a5-0000-4000-8000-00000000c0de',
+      source: 'codex',
+      tokens: { cache_creation: 0, cached: 0, completion: 9, prompt: 800, total: 809 },
+    },
+  });
   await s.legacyModel('00:02:00.000', 3, wholeFile, { spanless: true });
   // Appended to turn 1's file after its first response: the file is no longer this row's length.
   await s.legacyModel('00:02:30.000', 1, long, { spanless: true });
@@ -54,11 +82,23 @@ async function resumedSession(withMarker: boolean): Promise<FixtureSession> {
       },
     });
     // After the marker, legacy-shaped rows are diagnostics of lane messages: not read twice.
-    s.raw('{"ts":"09:00:02.000","ts_ms":1784538002000,"event":"session_started","level":"info","message":"Session started: thread-1","data":{"session_id":"thread-1","task":"continue with the tests"}}');
+    s.raw(
+      '{"ts":"09:00:02.000","ts_ms":1784538002000,"event":"session_started","level":"info","message":"Session started: thread-1","data":{"session_id":"thread-1","task":"continue with the tests"}}',
+    );
     s.laneUser(1784538002100, 8, 'continue with the tests', { provenance: 'resume_task' });
-    s.raw('{"ts":"09:00:03.000","ts_ms":1784538003000,"turn":4,"event":"info","level":"info","message":"Round 3 follow-up: continue with the tests"}');
+    s.raw(
+      '{"ts":"09:00:03.000","ts_ms":1784538003000,"turn":4,"event":"info","level":"info","message":"Round 3 follow-up: continue with the tests"}',
+    );
     await s.laneAssistant(1784538010000, 4, 9, 'Tests added.');
-    s.row({ ts: '09:05:00.000', ts_ms: 1784538300000, turn: 4, event: 'conversation_rewound', level: 'info', message: 'Conversation rewound (tail_rollback): messages after seq 5 superseded', data: { cut_after_seq: 5, kind: 'tail_rollback', superseded_at_ms: 1784538300000 } });
+    s.row({
+      ts: '09:05:00.000',
+      ts_ms: 1784538300000,
+      turn: 4,
+      event: 'conversation_rewound',
+      level: 'info',
+      message: 'Conversation rewound (tail_rollback): messages after seq 5 superseded',
+      data: { cut_after_seq: 5, kind: 'tail_rollback', superseded_at_ms: 1784538300000 },
+    });
     s.laneUser(1784538310000, 10, 'only the regression test, please', { turn: 5, provenance: 'follow_up' });
   }
   await s.save();
@@ -98,7 +138,11 @@ describe('intendant legacy era', () => {
       // Dated on the meta's day (the original re-stamps created_at, so rows may precede it).
       ['assistant', '2026-07-19T12:00:00.000Z', looking],
     ]);
-    expect(p.messages[0]?.locator).toEqual({ kind: 'native_event', line_no: 0, content_hash16: hash16('Fix the login redirect loop (meta)') });
+    expect(p.messages[0]?.locator).toEqual({
+      kind: 'native_event',
+      line_no: 0,
+      content_hash16: hash16('Fix the login redirect loop (meta)'),
+    });
   });
 
   it('splits the eras at the epoch marker, correlates legacy messages by hash and lets a later rewind cut them', async () => {

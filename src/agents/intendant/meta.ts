@@ -83,4 +83,3 @@ export async function readIntendantName(sessionDir: string): Promise<string | nu
     return null;
   }
 }
-

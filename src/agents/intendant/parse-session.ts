@@ -65,19 +65,32 @@ async function parseFolder(dir: string, opts: ParseOptions, walk: Walk): Promise
   const metaRead = await readMeta(files);
   const meta = metaRead.meta;
   if (metaRead.problem !== undefined) {
-    walk.problems.push({ path: join(dir, metaFile), kind: metaRead.problem.failure === 'oversized' ? 'oversized' : metaRead.problem.failure === 'corrupt' ? 'unparsed' : 'unreadable', reason: metaRead.problem.reason });
+    walk.problems.push({
+      path: join(dir, metaFile),
+      kind: metaRead.problem.failure === 'oversized' ? 'oversized' : metaRead.problem.failure === 'corrupt' ? 'unparsed' : 'unreadable',
+      reason: metaRead.problem.reason,
+    });
   }
   let log;
   try {
     log = await readLog(spinePath);
   } catch (error) {
-    throw new IntendantError('SpineUnreadable', `cannot read the Intendant session log ${spinePath}: ${errorMessage(error)}`, { cause: error });
+    throw new IntendantError('SpineUnreadable', `cannot read the Intendant session log ${spinePath}: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   const bad = log.badLines + (log.tornTail ? 1 : 0);
   if (bad > 0) walk.badLines.push({ path: spinePath, count: bad });
   addCwd(walk.cwds, meta.projectRoot);
   addCwd(walk.cwds, meta.worktreePath);
-  const base = { meta, cwds: walk.cwds, badLines: walk.badLines, problems: walk.problems, unknownEvents: log.unknownEvents, tornTail: log.tornTail };
+  const base = {
+    meta,
+    cwds: walk.cwds,
+    badLines: walk.badLines,
+    problems: walk.problems,
+    unknownEvents: log.unknownEvents,
+    tornTail: log.tornTail,
+  };
   if (log.events === 0) return { ...base, record: null, messages: [], subagent: null };
 
   const logsDir = dirname(dir);
@@ -93,7 +106,11 @@ async function parseFolder(dir: string, opts: ParseOptions, walk: Walk): Promise
       if (!isSafeSessionId(rel.child) || walk.path.has(rel.child) || walk.depth >= maxNesting) return null;
       const childDir = join(logsDir, rel.child);
       if (!isSessionFolder(childDir)) {
-        walk.problems.push({ path: childDir, kind: 'unreadable', reason: `subagent session ${rel.child} (${rel.kind}) named by ${spinePath} has no session log here` });
+        walk.problems.push({
+          path: childDir,
+          kind: 'unreadable',
+          reason: `subagent session ${rel.child} (${rel.kind}) named by ${spinePath} has no session log here`,
+        });
         return null;
       }
       walk.path.add(rel.child);
@@ -133,5 +150,14 @@ async function parseFolder(dir: string, opts: ParseOptions, walk: Walk): Promise
 export async function parseIntendantSession(dir: string, opts: ParseOptions): Promise<IntendantParse> {
   const walk: Walk = { depth: 0, path: new Set([basename(dir)]), cwds: [], badLines: [], problems: [] };
   const r = await parseFolder(dir, opts, walk);
-  return { record: r.record, meta: r.meta, cwds: r.cwds, badLines: r.badLines, problems: r.problems, messages: r.messages, unknownEvents: r.unknownEvents, tornTail: r.tornTail };
+  return {
+    record: r.record,
+    meta: r.meta,
+    cwds: r.cwds,
+    badLines: r.badLines,
+    problems: r.problems,
+    messages: r.messages,
+    unknownEvents: r.unknownEvents,
+    tornTail: r.tornTail,
+  };
 }

@@ -11,7 +11,13 @@ const lookup = (env: Record<string, string>, homedir = '/home/alice') => ({ env:
 /** A daemon home: a parent with three nested children (one grandchild), a fork, a tee'd edge and a cycle. */
 async function graphHome(): Promise<string> {
   const home = join(await tempDir(), '.intendant');
-  const p = await FixtureSession.create(home, 'p-1', { project_root: '/home/alice/app', name: 'Parent', task: 'Survey the API', status: 'completed', worktree: { branch: 'intendant/survey', path: '/home/alice/app-wt', base_root: '/home/alice/app' } });
+  const p = await FixtureSession.create(home, 'p-1', {
+    project_root: '/home/alice/app',
+    name: 'Parent',
+    task: 'Survey the API',
+    status: 'completed',
+    worktree: { branch: 'intendant/survey', path: '/home/alice/app-wt', base_root: '/home/alice/app' },
+  });
   p.laneUser(1_000, 1, 'Survey the API', { turn: 1 });
   await p.laneAssistant(2_000, 1, 2, 'Delegating.');
   await p.agentInput(2_100, 1, [{ function: 'execAsAgent', nonce: 1, command: 'intendant ctl spawn --session c-2 research' }]);
@@ -22,14 +28,24 @@ async function graphHome(): Promise<string> {
   await p.laneAssistant(3_000, 2, 3, 'Both done.');
   await p.save();
 
-  const c2 = await FixtureSession.create(home, 'c-2', { project_root: '/home/alice/app', task: 'Map the endpoints', status: 'completed', role: 'research' });
+  const c2 = await FixtureSession.create(home, 'c-2', {
+    project_root: '/home/alice/app',
+    task: 'Map the endpoints',
+    status: 'completed',
+    role: 'research',
+  });
   c2.laneUser(2_310, 1, 'Map the endpoints');
   c2.row({ ts: '00:00:02.320', ts_ms: 2_320, event: 'debug', level: 'debug', message: 'Model: gpt-5-mini' });
   c2.relationship(2_350, 'c-2', 'g-5');
   await c2.laneAssistant(2_360, 1, 2, 'Endpoints: /a, /b', { prompt: 200, completion: 20, cached: 0, cache_creation: 0 });
   await c2.save();
 
-  const g5 = await FixtureSession.create(home, 'g-5', { project_root: '/home/alice/app/sub', task: 'Check /b', status: 'completed', role: 'testing' });
+  const g5 = await FixtureSession.create(home, 'g-5', {
+    project_root: '/home/alice/app/sub',
+    task: 'Check /b',
+    status: 'completed',
+    role: 'testing',
+  });
   await g5.laneAssistant(2_355, 1, 1, 'grandchild words', { prompt: 7, completion: 3, cached: 0, cache_creation: 0 });
   await g5.save();
 
@@ -51,7 +67,10 @@ async function graphHome(): Promise<string> {
   await c6.save();
 
   // Two sessions naming each other: neither may vanish, neither may recurse forever.
-  for (const [a, b] of [['x-7', 'y-8'], ['y-8', 'x-7']] as const) {
+  for (const [a, b] of [
+    ['x-7', 'y-8'],
+    ['y-8', 'x-7'],
+  ] as const) {
     const s = await FixtureSession.create(home, a, { project_root: '/w', task: a });
     s.laneUser(5_000, 1, `I am ${a}`);
     s.relationship(5_100, a, b);
@@ -130,7 +149,15 @@ describe('intendant subagents', () => {
       ['subagent', 'From the daemon', 'from the daemon graph', 'c-6'],
     ]);
     const c2 = calls[0]?.subagent;
-    expect(c2).toMatchObject({ id: 'c-2', name: 'research', description: 'Map the endpoints', models: ['gpt-5-mini'], status: 'completed', started_at: '1970-01-01T00:00:02.310Z', ended_at: '1970-01-01T00:00:02.361Z' });
+    expect(c2).toMatchObject({
+      id: 'c-2',
+      name: 'research',
+      description: 'Map the endpoints',
+      models: ['gpt-5-mini'],
+      status: 'completed',
+      started_at: '1970-01-01T00:00:02.310Z',
+      ended_at: '1970-01-01T00:00:02.361Z',
+    });
     expect(c2?.totals).toMatchObject({ input_tokens: 200, output_tokens: 20 });
     expect(c2?.turns.map((t) => [t.role, t.text, t.tool_calls?.map((c) => c.subagent?.id)])).toEqual([
       ['user', 'Map the endpoints', undefined],

@@ -100,7 +100,10 @@ export async function readGraph(folders: readonly SessionFolder[]): Promise<{ ed
  * A child is hidden from listing when a listed root reaches it; a cycle with no root keeps its
  * members listed so nothing disappears.
  */
-export function nesting(ids: readonly string[], edges: readonly Relationship[]): { children: Map<string, Relationship[]>; hidden: Set<string> } {
+export function nesting(
+  ids: readonly string[],
+  edges: readonly Relationship[],
+): { children: Map<string, Relationship[]>; hidden: Set<string> } {
   const present = new Set(ids);
   const children = new Map<string, Relationship[]>();
   const hasParent = new Set<string>();

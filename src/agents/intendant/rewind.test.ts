@@ -5,7 +5,15 @@ import { parseIntendantSession } from './parse-session.js';
 import { FixtureSession, tod } from './test-support/fixture.js';
 
 function rewound(s: FixtureSession, ms: number, cut: number): void {
-  s.row({ ts: tod(ms), ts_ms: ms, turn: 3, event: 'conversation_rewound', level: 'info', message: `Conversation rewound (tail_rollback): messages after seq ${cut} superseded`, data: { cut_after_seq: cut, kind: 'tail_rollback', superseded_at_ms: ms } });
+  s.row({
+    ts: tod(ms),
+    ts_ms: ms,
+    turn: 3,
+    event: 'conversation_rewound',
+    level: 'info',
+    message: `Conversation rewound (tail_rollback): messages after seq ${cut} superseded`,
+    data: { cut_after_seq: cut, kind: 'tail_rollback', superseded_at_ms: ms },
+  });
 }
 
 async function session(cut: number): Promise<FixtureSession> {
@@ -17,7 +25,15 @@ async function session(cut: number): Promise<FixtureSession> {
   await s.agentOutput(2_200, 1, 'built');
   s.laneUser(3_000, 3, 'now deploy', { turn: 2, provenance: 'follow_up' });
   await s.sidecar('turns/turn_002_reasoning.txt', 'deploying needs the key');
-  s.row({ ts: tod(3_500), ts_ms: 3_500, turn: 2, event: 'reasoning', level: 'info', data: { has_summary: false, has_full_content: true, full_content_length: 23 }, file: 'turns/turn_002_reasoning.txt' });
+  s.row({
+    ts: tod(3_500),
+    ts_ms: 3_500,
+    turn: 2,
+    event: 'reasoning',
+    level: 'info',
+    data: { has_summary: false, has_full_content: true, full_content_length: 23 },
+    file: 'turns/turn_002_reasoning.txt',
+  });
   await s.laneAssistant(4_000, 2, 4, 'Deploying.');
   await s.agentInput(4_100, 2, [{ function: 'askHuman', nonce: 1, question: 'Deploy to prod?' }]);
   await s.agentOutput(4_200, 2, 'yes deploy');
@@ -62,6 +78,8 @@ describe('intendant rewinds', () => {
       ['event', 'Conversation rewound (tail_rollback): messages after seq 5 superseded'],
       ['user', 'just build'],
     ]);
-    expect(p.record?.turns[4]?.tool_calls).toEqual([{ name: 'askHuman', format: 'text', input: 'Deploy to prod?', output: 'yes deploy', status: 'ok' }]);
+    expect(p.record?.turns[4]?.tool_calls).toEqual([
+      { name: 'askHuman', format: 'text', input: 'Deploy to prod?', output: 'yes deploy', status: 'ok' },
+    ]);
   });
 });

@@ -36,7 +36,8 @@ async function extract(session: DiscoveredSession) {
     records.push(rec);
     if (m.superseded) cut.push(id);
   }
-  const marks: SupersessionMark[] = cut.length === 0 ? [] : [{ kind: 'record_ids', record_ids: cut, at_ms: newest, reason: 'conversation_rewound' }];
+  const marks: SupersessionMark[] =
+    cut.length === 0 ? [] : [{ kind: 'record_ids', record_ids: cut, at_ms: newest, reason: 'conversation_rewound' }];
   const badLines = parsed.badLines.reduce((n, b) => n + b.count, 0);
   return wholeExtract(files, records, marks, { badLines, problems: parsed.problems.map((p) => ({ path: p.path, reason: p.reason })) });
 }

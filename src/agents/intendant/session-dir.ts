@@ -83,7 +83,8 @@ export class SessionDir {
       return { failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
     }
     // A symlinked folder on the way (turns -> /elsewhere) resolves outside the root.
-    if (parent.path !== root.path && !parent.path.startsWith(root.path + sep)) return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
+    if (parent.path !== root.path && !parent.path.startsWith(root.path + sep))
+      return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
     let fd: number;
     try {
       // O_NOFOLLOW refuses a symlink as the last component; O_NONBLOCK keeps a planted FIFO from hanging us.
@@ -133,7 +134,8 @@ export class SessionDir {
     if ('failure' in opened) return { ok: false, ...opened };
     const { fd, size } = opened;
     try {
-      if (offset + length > size) return { ok: false, failure: 'short', reason: `span ${offset}+${length} runs past the end of ${ref} (${size} bytes)` };
+      if (offset + length > size)
+        return { ok: false, failure: 'short', reason: `span ${offset}+${length} runs past the end of ${ref} (${size} bytes)` };
       if (length <= rule.whole) return { ok: true, text: readAt(fd, offset, length).toString('utf8') };
       // One byte past the head and three before the tail are enough to find code point boundaries.
       const head = readAt(fd, offset, rule.half + 1);

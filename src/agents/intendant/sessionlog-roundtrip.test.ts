@@ -17,16 +17,35 @@ describe('intendant reader over agentlog/sessionlog', () => {
   it('reads a written session message for message, with tools, reasoning, a rewind and a subagent', async () => {
     const stateRoot = await tempDir();
     const clock = steppingClock();
-    const log = await SessionLog.open({ stateRoot, projectRoot: '/home/dev/webapp', task: 'Fix the login redirect loop', name: 'Login loop', model: 'claude-sonnet-4-5', clock, strict: true });
+    const log = await SessionLog.open({
+      stateRoot,
+      projectRoot: '/home/dev/webapp',
+      task: 'Fix the login redirect loop',
+      name: 'Login loop',
+      model: 'claude-sonnet-4-5',
+      clock,
+      strict: true,
+    });
     log.userMessage({ provenance: 'task', text: 'Fix the login redirect loop' });
     log.turnStart(1);
     log.reasoning({ summary: 'look at middleware', content: 'The redirect must come from the middleware.' });
     log.reasoning({ content: 'Second thought: check the cookie too.' });
-    log.modelResponseWithMessage({ content: 'Found it: the middleware re-issues the 302.', tokens: { prompt: 5310, completion: 212, cached: 1024 }, model: 'claude-sonnet-4-5' });
+    log.modelResponseWithMessage({
+      content: 'Found it: the middleware re-issues the 302.',
+      tokens: { prompt: 5310, completion: 212, cached: 1024 },
+      model: 'claude-sonnet-4-5',
+    });
     log.agentInput({ commands: [{ function: 'execAsAgent', nonce: 1, command: 'npm test -- auth' }] });
     log.agentOutput({ stdout: 'FAIL auth.test.ts', stderr: 'AssertionError: expected 200' });
 
-    const child = await SessionLog.open({ stateRoot, projectRoot: '/home/dev/webapp', task: 'Find the cookie code', role: 'research', clock, strict: true });
+    const child = await SessionLog.open({
+      stateRoot,
+      projectRoot: '/home/dev/webapp',
+      task: 'Find the cookie code',
+      role: 'research',
+      clock,
+      strict: true,
+    });
     child.userMessage({ provenance: 'task', text: 'Find the cookie code' });
     child.turnStart(1);
     child.modelResponseWithMessage({ content: 'It is in src/session.ts', tokens: { prompt: 40, completion: 4 } });
@@ -66,8 +85,23 @@ describe('intendant reader over agentlog/sessionlog', () => {
     expect(record).toMatchObject({ session_id: log.sessionId, repo: '/home/dev/webapp', models: ['claude-sonnet-4-5'] });
     expect(record.totals).toMatchObject({ input_tokens: 5310 + 6000 + 6100, output_tokens: 212 + 30 + 40, cache_read_tokens: 1024 });
     const calls = record.turns[3]?.tool_calls ?? [];
-    expect(calls[0]).toEqual({ name: 'execAsAgent', format: 'shell', input: 'npm test -- auth', output: 'FAIL auth.test.ts\nAssertionError: expected 200', status: 'ok' });
-    expect(calls[1]).toMatchObject({ name: 'subagent', output: 'It is in src/session.ts', subagent: { id: child.sessionId, name: 'research', description: 'Find the cookie code', totals: { input_tokens: 40, output_tokens: 4 } } });
+    expect(calls[0]).toEqual({
+      name: 'execAsAgent',
+      format: 'shell',
+      input: 'npm test -- auth',
+      output: 'FAIL auth.test.ts\nAssertionError: expected 200',
+      status: 'ok',
+    });
+    expect(calls[1]).toMatchObject({
+      name: 'subagent',
+      output: 'It is in src/session.ts',
+      subagent: {
+        id: child.sessionId,
+        name: 'research',
+        description: 'Find the cookie code',
+        totals: { input_tokens: 40, output_tokens: 4 },
+      },
+    });
 
     // Every lane message, the superseded ones included, in the order written.
     const { messages } = await parseIntendantSession(session.path, { detail: 'full' });
@@ -83,13 +117,29 @@ describe('intendant reader over agentlog/sessionlog', () => {
 
   it('reads a legacy session the library resumed: legacy rows before its epoch marker, the lane after', async () => {
     const stateRoot = await tempDir();
-    const legacy = await FixtureSession.create(stateRoot, 'legacy-1', { created_at: '2026-06-01T10:00:00', project_root: '/home/dev/webapp', task: 'Fix X', status: 'idle' });
-    legacy.raw('{"ts":"10:00:01.000","event":"session_started","level":"info","message":"Session started: legacy-1","data":{"session_id":"legacy-1","task":"Fix X"}}');
+    const legacy = await FixtureSession.create(stateRoot, 'legacy-1', {
+      created_at: '2026-06-01T10:00:00',
+      project_root: '/home/dev/webapp',
+      task: 'Fix X',
+      status: 'idle',
+    });
+    legacy.raw(
+      '{"ts":"10:00:01.000","event":"session_started","level":"info","message":"Session started: legacy-1","data":{"session_id":"legacy-1","task":"Fix X"}}',
+    );
     await legacy.legacyModel('10:00:05.000', 1, 'Looking.');
     await legacy.save();
-    await writeFile(join(legacy.dir, 'conversation.jsonl'), '{"role":"user","content":"Fix X"}\n{"role":"assistant","content":"Looking."}\n');
+    await writeFile(
+      join(legacy.dir, 'conversation.jsonl'),
+      '{"role":"user","content":"Fix X"}\n{"role":"assistant","content":"Looking."}\n',
+    );
 
-    const log = await SessionLog.open({ dir: legacy.dir, projectRoot: '/home/dev/webapp', task: 'continue', clock: steppingClock(), strict: true });
+    const log = await SessionLog.open({
+      dir: legacy.dir,
+      projectRoot: '/home/dev/webapp',
+      task: 'continue',
+      clock: steppingClock(),
+      strict: true,
+    });
     log.userMessage({ provenance: 'resume_task', text: 'continue' });
     log.turnStart(2);
     log.modelResponseWithMessage({ content: 'Continuing.' });

@@ -69,7 +69,23 @@ describe('intendant sidecars', () => {
     const refs = ['../../../outside.txt', outside, 'turns/turn_003_model.txt', 'linked/turn_009_model.txt', 'turns'];
     refs.forEach((file, i) => {
       const ms = 2_000 + i * 1_000;
-      s.row({ ts: tod(ms), ts_ms: ms, turn: 1, event: 'conversation_message', level: 'info', message: `preview ${i}`, data: { message_id: `m-${i}`, message_seq: 2 + i, model_bytes: secret.length, model_offset: 0, provenance: 'assistant', role: 'assistant' }, file });
+      s.row({
+        ts: tod(ms),
+        ts_ms: ms,
+        turn: 1,
+        event: 'conversation_message',
+        level: 'info',
+        message: `preview ${i}`,
+        data: {
+          message_id: `m-${i}`,
+          message_seq: 2 + i,
+          model_bytes: secret.length,
+          model_offset: 0,
+          provenance: 'assistant',
+          role: 'assistant',
+        },
+        file,
+      });
     });
     await s.save();
     const p = await parseIntendantSession(s.dir, { detail: 'full' });
@@ -92,13 +108,33 @@ describe('intendant sidecars', () => {
     s.laneUser(1_000, 1, 'go');
     for (const [i, seq] of [2, 3].entries()) {
       const ms = 2_000 + i;
-      s.row({ ts: tod(ms), ts_ms: ms, turn: 1, event: 'conversation_message', level: 'info', message: `preview ${seq}`, data: { message_id: `m-${seq}`, message_seq: seq, model_bytes: 10, model_offset: i * 11, provenance: 'assistant', role: 'assistant' }, file: 'turns/turn_001_model.txt' });
+      s.row({
+        ts: tod(ms),
+        ts_ms: ms,
+        turn: 1,
+        event: 'conversation_message',
+        level: 'info',
+        message: `preview ${seq}`,
+        data: {
+          message_id: `m-${seq}`,
+          message_seq: seq,
+          model_bytes: 10,
+          model_offset: i * 11,
+          provenance: 'assistant',
+          role: 'assistant',
+        },
+        file: 'turns/turn_001_model.txt',
+      });
     }
     await s.save();
     const p = await parseIntendantSession(s.dir, { detail: 'full' });
     expect(p.record?.turns.map((t) => t.text)).toEqual(['go', 'preview 2', 'preview 3']);
     expect(p.problems).toEqual([
-      { path: join(s.dir, 'turns', 'turn_001_model.txt'), kind: 'unreadable', reason: 'missing file turns/turn_001_model.txt (session.jsonl line 2, and 1 more rows)' },
+      {
+        path: join(s.dir, 'turns', 'turn_001_model.txt'),
+        kind: 'unreadable',
+        reason: 'missing file turns/turn_001_model.txt (session.jsonl line 2, and 1 more rows)',
+      },
     ]);
   });
 
@@ -106,7 +142,16 @@ describe('intendant sidecars', () => {
     const home = join(await tempDir(), '.intendant');
     const s = await FixtureSession.create(home, 'short', { project_root: '/w', task: 't' });
     await s.sidecar('turns/turn_001_model.txt', 'tiny');
-    s.row({ ts: tod(1), ts_ms: 1, turn: 1, event: 'conversation_message', level: 'info', message: 'tiny but claimed long', data: { message_id: 'm', message_seq: 1, model_bytes: 400, model_offset: 0, provenance: 'assistant', role: 'assistant' }, file: 'turns/turn_001_model.txt' });
+    s.row({
+      ts: tod(1),
+      ts_ms: 1,
+      turn: 1,
+      event: 'conversation_message',
+      level: 'info',
+      message: 'tiny but claimed long',
+      data: { message_id: 'm', message_seq: 1, model_bytes: 400, model_offset: 0, provenance: 'assistant', role: 'assistant' },
+      file: 'turns/turn_001_model.txt',
+    });
     await s.save();
     const p = await parseIntendantSession(s.dir, { detail: 'full' });
     expect(p.record?.turns[0]?.text).toBe('tiny but claimed long');

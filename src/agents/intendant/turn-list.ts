@@ -49,7 +49,17 @@ export class TurnList {
 
   user(text: string, ms: number | undefined, m: MessageFacts & { locator: MessageLocator }): void {
     const clipped = clipMessage(text);
-    const entry: MessageEntry = { role: 'user', text: clipped, tsMs: ms, seq: m.seq, cutKey: m.cutKey, hash: hash16(text), legacy: m.legacy, locator: m.locator, superseded: false };
+    const entry: MessageEntry = {
+      role: 'user',
+      text: clipped,
+      tsMs: ms,
+      seq: m.seq,
+      cutKey: m.cutKey,
+      hash: hash16(text),
+      legacy: m.legacy,
+      locator: m.locator,
+      superseded: false,
+    };
     this.messages.push(entry);
     this.push({ turn: { role: 'user', at: isoOf(ms), text: clipped }, message: entry, legacy: m.legacy });
     if (m.seq !== undefined) this.anchor = m.seq;
@@ -58,7 +68,17 @@ export class TurnList {
 
   /** An assistant message; `hash` only when the whole text was read. */
   assistant(text: string, hash: string | undefined, o: TurnOrigin, m: MessageFacts): void {
-    const entry: MessageEntry = { role: 'assistant', text, tsMs: o.ms, seq: m.seq, cutKey: m.cutKey, hash, legacy: m.legacy, locator: m.locator, superseded: false };
+    const entry: MessageEntry = {
+      role: 'assistant',
+      text,
+      tsMs: o.ms,
+      seq: m.seq,
+      cutKey: m.cutKey,
+      hash,
+      legacy: m.legacy,
+      locator: m.locator,
+      superseded: false,
+    };
     this.messages.push(entry);
     const turn: Turn = { role: 'assistant', at: isoOf(o.ms), text, tool_calls: [] };
     if (this.model !== undefined) turn.model = this.model;
@@ -136,7 +156,17 @@ export class TurnList {
   /** Puts a message first (a legacy session's task, known only from its meta). */
   prependUser(text: string, ms: number | undefined, locator: MessageLocator): void {
     const clipped = clipMessage(text);
-    const entry: MessageEntry = { role: 'user', text: clipped, tsMs: ms, seq: undefined, cutKey: undefined, hash: hash16(text), legacy: true, locator, superseded: false };
+    const entry: MessageEntry = {
+      role: 'user',
+      text: clipped,
+      tsMs: ms,
+      seq: undefined,
+      cutKey: undefined,
+      hash: hash16(text),
+      legacy: true,
+      locator,
+      superseded: false,
+    };
     this.messages.unshift(entry);
     this.turns.unshift({ turn: { role: 'user', at: isoOf(ms), text: clipped }, message: entry, legacy: true });
   }

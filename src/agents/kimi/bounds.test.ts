@@ -5,7 +5,13 @@ import { tempDir } from '../../../test/support/temp.js';
 import { defaultKimiBounds, makeKimiReader, type KimiBounds } from './index.js';
 import { prompt, state, step, writeSession, type FixtureSession } from './test-support/wire.js';
 
-const main = [prompt('go', 1), ...step('s1', 2, { text: 'ok', calls: [{ id: 'Agent_0', name: 'Agent', args: { prompt: 'p' }, output: 'agent_id: agent-0\nstatus: completed' }] })];
+const main = [
+  prompt('go', 1),
+  ...step('s1', 2, {
+    text: 'ok',
+    calls: [{ id: 'Agent_0', name: 'Agent', args: { prompt: 'p' }, output: 'agent_id: agent-0\nstatus: completed' }],
+  }),
+];
 const child = [prompt('p', 3, { kind: 'system_trigger', name: 'subagent' }), ...step('c1', 4, { text: 'child words' })];
 
 async function run(fixture: FixtureSession, bounds: Partial<KimiBounds>) {
@@ -22,7 +28,9 @@ describe('Kimi fail-closed bounds', () => {
   it('reports an oversized main wire and reads nothing of it', async () => {
     const { dir, parsed } = await run({ wires: { main } }, { wireBytes: 200 });
     expect(parsed.record).toBeNull();
-    expect(parsed.problems).toEqual([{ path: wire(dir, 'main'), kind: 'oversized', reason: expect.stringMatching(/over the 200-byte bound/) }]);
+    expect(parsed.problems).toEqual([
+      { path: wire(dir, 'main'), kind: 'oversized', reason: expect.stringMatching(/over the 200-byte bound/) },
+    ]);
   });
 
   it('leaves out a child wire over its bound whole, keeping the launching call as the log wrote it', async () => {
@@ -41,11 +49,16 @@ describe('Kimi fail-closed bounds', () => {
     const big = prompt('x'.repeat(5000), 5);
     const { dir, parsed } = await run({ wires: { main: [...main, big] } }, { wireRecordBytes: 4096 });
     expect(parsed.record).toBeNull();
-    expect(parsed.problems).toEqual([{ path: wire(dir, 'main'), kind: 'oversized', reason: expect.stringMatching(/record is over the 4096-byte bound/) }]);
+    expect(parsed.problems).toEqual([
+      { path: wire(dir, 'main'), kind: 'oversized', reason: expect.stringMatching(/record is over the 4096-byte bound/) },
+    ]);
   });
 
-  it('stops at the session\'s byte, record and agent budgets, main first', async () => {
-    const fixture = { state: state('/repo', { main: null, 'agent-0': 'main', 'agent-1': 'main' }), wires: { main, 'agent-0': child, 'agent-1': child } };
+  it("stops at the session's byte, record and agent budgets, main first", async () => {
+    const fixture = {
+      state: state('/repo', { main: null, 'agent-0': 'main', 'agent-1': 'main' }),
+      wires: { main, 'agent-0': child, 'agent-1': child },
+    };
     const { dir } = await run(fixture, {});
     const mainSize = (await stat(wire(dir, 'main'))).size;
     const byBytes = await run(fixture, { sessionBytes: mainSize + 10 });
@@ -55,7 +68,9 @@ describe('Kimi fail-closed bounds', () => {
     expect(byRecords.parsed.problems.map((p) => [p.kind, p.path.split('/agents/')[1]])).toEqual([['oversized', 'agent-1/wire.jsonl']]);
     expect(byRecords.parsed.record!.turns.flatMap((t) => t.tool_calls ?? [])[0]?.subagent?.id).toBe('agent-0');
     const byAgents = await run(fixture, { sessionAgents: 2 });
-    expect(byAgents.parsed.problems).toEqual([{ path: byAgents.dir, kind: 'oversized', reason: '3 agents, over the 2-agent bound; only the first 2 read' }]);
+    expect(byAgents.parsed.problems).toEqual([
+      { path: byAgents.dir, kind: 'oversized', reason: '3 agents, over the 2-agent bound; only the first 2 read' },
+    ]);
   });
 
   it('reports an oversized state.json but still reads the wires', async () => {
@@ -68,7 +83,10 @@ describe('Kimi fail-closed bounds', () => {
   it('rejects an oversized index, or one with an oversized record, and still walks the folders', async () => {
     const { home, dir } = await run({ wires: { main } }, {});
     const index = join(home, 'session_index.jsonl');
-    await writeFile(index, `${JSON.stringify({ sessionId: 'session_bounded', sessionDir: dir, workDir: '/w' })}\n${JSON.stringify({ sessionId: 'x', pad: 'y'.repeat(600) })}\n`);
+    await writeFile(
+      index,
+      `${JSON.stringify({ sessionId: 'session_bounded', sessionDir: dir, workDir: '/w' })}\n${JSON.stringify({ sessionId: 'x', pad: 'y'.repeat(600) })}\n`,
+    );
     const small = makeKimiReader({ ...defaultKimiBounds, indexRecordBytes: 512 });
     const found = await small.discover(home);
     expect(found.problems).toEqual([{ path: index, kind: 'oversized', reason: expect.stringMatching(/index not used/) }]);
@@ -90,7 +108,9 @@ describe('Kimi wire paths', () => {
     await symlink(join(outside, 'agents', 'agent-9'), join(dir, 'agents', 'agent-9'));
     const reader = makeKimiReader();
     const parsed = await reader.parse((await reader.claim(dir))!, { detail: 'full' });
-    expect(parsed.problems).toEqual([{ path: wire(dir, 'agent-9'), kind: 'unreadable', reason: expect.stringMatching(/outside its session folder/) }]);
+    expect(parsed.problems).toEqual([
+      { path: wire(dir, 'agent-9'), kind: 'unreadable', reason: expect.stringMatching(/outside its session folder/) },
+    ]);
     expect(JSON.stringify(parsed.record)).not.toContain('child words');
   });
 });

@@ -22,10 +22,29 @@ describe('agentlog with a Kimi Code home', () => {
     const r = await runCli(['scan', '--json'], home, env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { sessions: { agent: string; session_id: string; file: string; turns: number; tool_calls: number; subagents: number; repo: string; models: string[] }[]; unreadable: unknown[] };
+    const out = JSON.parse(r.stdout) as {
+      sessions: {
+        agent: string;
+        session_id: string;
+        file: string;
+        turns: number;
+        tool_calls: number;
+        subagents: number;
+        repo: string;
+        models: string[];
+      }[];
+      unreadable: unknown[];
+    };
     const kimi = out.sessions.filter((s) => s.agent === 'kimi');
     expect(kimi).toHaveLength(1);
-    expect(kimi[0]).toMatchObject({ session_id: sessionId, file: dir, tool_calls: 19, subagents: 1, repo: '/private/tmp/as-agent-lab/kimi/project', models: ['kimi-k2.7-code'] });
+    expect(kimi[0]).toMatchObject({
+      session_id: sessionId,
+      file: dir,
+      tool_calls: 19,
+      subagents: 1,
+      repo: '/private/tmp/as-agent-lab/kimi/project',
+      models: ['kimi-k2.7-code'],
+    });
     expect(out.unreadable).toEqual([]);
   });
 
@@ -33,7 +52,11 @@ describe('agentlog with a Kimi Code home', () => {
     const { home, env, dir } = await layout();
     const byId = await runCli(['show', sessionId, '--json'], home, env);
     expect(byId.code).toBe(0);
-    const record = JSON.parse(byId.stdout) as { agent: string; session_id: string; turns: { tool_calls?: { name: string; subagent?: { id: string } }[] }[] };
+    const record = JSON.parse(byId.stdout) as {
+      agent: string;
+      session_id: string;
+      turns: { tool_calls?: { name: string; subagent?: { id: string } }[] }[];
+    };
     expect(record).toMatchObject({ agent: 'kimi', session_id: sessionId, schema_version: 3 });
     expect(record.turns.flatMap((t) => t.tool_calls ?? []).find((c) => c.name === 'Agent')?.subagent?.id).toBe('agent-0');
     const byPath = await runCli(['show', dir, '--json'], home, env);

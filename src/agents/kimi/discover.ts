@@ -6,7 +6,18 @@ import { errorMessage, isNotFound } from '../../fs/stat.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import type { KimiBounds } from './bounds.js';
 import { statFileSync, subdirsSync } from './file-stat.js';
-import { agentsDirName, homeOfSessionDir, indexFileName, mainAgentId, orderAgentIds, sessionDirPattern, sessionsDirName, statePath, wireFileName, wirePath } from './layout.js';
+import {
+  agentsDirName,
+  homeOfSessionDir,
+  indexFileName,
+  mainAgentId,
+  orderAgentIds,
+  sessionDirPattern,
+  sessionsDirName,
+  statePath,
+  wireFileName,
+  wirePath,
+} from './layout.js';
 import { readSessionIndex } from './session-index.js';
 
 /** The agent ids with a folder under `agents/`, main first. */
@@ -67,7 +78,12 @@ export async function discoverKimi(home: string, bounds: KimiBounds): Promise<Di
   const index = await readSessionIndex(join(home, indexFileName), sessionsRoot, bounds.indexBytes, bounds.indexRecordBytes);
   if (index.problem !== null) problems.push(index.problem);
   const walk = await walkSessions(sessionsRoot, bounds.walkEntries);
-  if (walk.exhausted) problems.push({ path: sessionsRoot, kind: 'oversized', reason: `more than ${bounds.walkEntries} folders under sessions/; the rest were not listed` });
+  if (walk.exhausted)
+    problems.push({
+      path: sessionsRoot,
+      kind: 'oversized',
+      reason: `more than ${bounds.walkEntries} folders under sessions/; the rest were not listed`,
+    });
 
   const cwdOf = new Map<string, string | undefined>();
   for (const e of index.entries) cwdOf.set(e.sessionDir, e.workDir);

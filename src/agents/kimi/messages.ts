@@ -24,11 +24,27 @@ export function* wireMessages(log: WireLog): Generator<KimiMessage> {
   for (const entry of log.entries) {
     if (entry.kind === 'user') {
       if (entry.trigger !== null && !subagent) continue;
-      yield { agentId: log.agentId, recordId: entry.recordId, role: 'user', text: entry.text, at: entry.at, subagent, superseded: entry.superseded };
+      yield {
+        agentId: log.agentId,
+        recordId: entry.recordId,
+        role: 'user',
+        text: entry.text,
+        at: entry.at,
+        subagent,
+        superseded: entry.superseded,
+      };
     } else if (entry.kind === 'step') {
       for (const part of entry.parts) {
         if (part.kind !== 'text') continue;
-        yield { agentId: log.agentId, recordId: part.recordId, role: 'assistant', text: part.text, at: part.at, subagent, superseded: entry.superseded };
+        yield {
+          agentId: log.agentId,
+          recordId: part.recordId,
+          role: 'assistant',
+          text: part.text,
+          at: part.at,
+          subagent,
+          superseded: entry.superseded,
+        };
       }
     }
   }

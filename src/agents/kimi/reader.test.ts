@@ -18,7 +18,10 @@ async function corpusHome(): Promise<{ home: string; dir: string }> {
   await copyCorpus('kimi/loose/subagent_agent-0.wire.jsonl', join(dir, 'agents', 'agent-0', 'wire.jsonl'));
   await mkdir(join(dir, 'agents', 'main', 'plans'), { recursive: true });
   await writeFile(join(dir, 'agents', 'main', 'plans', 'zatanna-moon-knight-groot.md'), '# Plan\n');
-  await writeFile(join(home, 'session_index.jsonl'), `${JSON.stringify({ sessionId, sessionDir: dir, workDir: '/private/tmp/as-agent-lab/kimi/project' })}\n`);
+  await writeFile(
+    join(home, 'session_index.jsonl'),
+    `${JSON.stringify({ sessionId, sessionDir: dir, workDir: '/private/tmp/as-agent-lab/kimi/project' })}\n`,
+  );
   return { home, dir };
 }
 
@@ -47,13 +50,34 @@ describe('kimiReader over the real wires', () => {
   it('reads prompts, steps, tools, tokens and the compaction of the main wire', async () => {
     const { home } = await corpusHome();
     const r = await parseOnly(home);
-    expect(r).toMatchObject({ agent: 'kimi', session_id: sessionId, repo: '/private/tmp/as-agent-lab/kimi/project', models: ['kimi-k2.7-code'] });
+    expect(r).toMatchObject({
+      agent: 'kimi',
+      session_id: sessionId,
+      repo: '/private/tmp/as-agent-lab/kimi/project',
+      models: ['kimi-k2.7-code'],
+    });
     expect(r.started_at).toBe('2026-08-01T19:33:23.281Z');
     expect(r.ended_at).toBe('2026-08-01T21:17:44.679Z');
     // Every usage.record line is one model call, the compaction's included: summed once each.
-    expect(r.totals).toEqual({ input_tokens: 30174, output_tokens: 5515, cache_read_tokens: 661504, cache_creation_tokens: 0, reasoning_tokens: 0, cost_usd: null });
+    expect(r.totals).toEqual({
+      input_tokens: 30174,
+      output_tokens: 5515,
+      cache_read_tokens: 661504,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 0,
+      cost_usd: null,
+    });
     const users = r.turns.filter((t) => t.role === 'user').map((t) => t.text);
-    expect(users).toEqual(['hi', 'hi', 'hi', 'run ls command', 'cat /nonexistent-file-xyz', 'run subagent to count swift files in this repo', 'plan counting all html files in this repo', 'read README.md then grep for "Kimi"']);
+    expect(users).toEqual([
+      'hi',
+      'hi',
+      'hi',
+      'run ls command',
+      'cat /nonexistent-file-xyz',
+      'run subagent to count swift files in this repo',
+      'plan counting all html files in this repo',
+      'read README.md then grep for "Kimi"',
+    ]);
     expect(r.turns.filter((t) => t.role === 'reasoning')).toHaveLength(22);
     expect(calls(r.turns)).toHaveLength(19);
     expect(r.turns.at(-1)).toEqual({ role: 'event', at: '2026-08-01T21:17:44.648Z', text: 'context compacted' });
@@ -65,15 +89,30 @@ describe('kimiReader over the real wires', () => {
     expect(r.turns.filter((t) => t.role === 'assistant').every((t) => t.model === 'kimi-k2.7-code')).toBe(true);
   });
 
-  it('nests the child wire in the Agent call that launched it, with the child\'s last words as output', async () => {
+  it("nests the child wire in the Agent call that launched it, with the child's last words as output", async () => {
     const { home } = await corpusHome();
     const r = await parseOnly(home);
     const agent = calls(r.turns).find((c) => c.name === 'Agent');
     expect(agent?.input).toMatch(/^Count all Swift files/);
     expect(agent?.output).toMatch(/^\*\*Exact count:\*\* 3,124 Swift files/);
     const sub = agent?.subagent;
-    expect(sub).toMatchObject({ id: 'agent-0', name: 'explore', description: 'Count Swift files in repo', models: ['kimi-k2.7-code'], status: 'completed', started_at: '2026-08-01T20:15:59.837Z', ended_at: '2026-08-01T20:16:29.008Z' });
-    expect(sub?.totals).toEqual({ input_tokens: 12905, output_tokens: 330, cache_read_tokens: 28416, cache_creation_tokens: 0, reasoning_tokens: 0, cost_usd: null });
+    expect(sub).toMatchObject({
+      id: 'agent-0',
+      name: 'explore',
+      description: 'Count Swift files in repo',
+      models: ['kimi-k2.7-code'],
+      status: 'completed',
+      started_at: '2026-08-01T20:15:59.837Z',
+      ended_at: '2026-08-01T20:16:29.008Z',
+    });
+    expect(sub?.totals).toEqual({
+      input_tokens: 12905,
+      output_tokens: 330,
+      cache_read_tokens: 28416,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 0,
+      cost_usd: null,
+    });
     // The child's task arrives as a system-triggered prompt: it is the subagent's first user turn.
     expect(sub?.turns.map((t) => t.role)).toEqual(['user', 'reasoning', 'assistant', 'reasoning', 'assistant', 'reasoning', 'assistant']);
     expect(sub?.turns[0]?.text).toMatch(/^<git-context>/);
@@ -84,10 +123,18 @@ describe('kimiReader over the real wires', () => {
     const home = join(await tempDir(), '.kimi-code');
     const dir = join(home, 'sessions', 'wd_project_ac3bb318f98e', 'session_9eb1bf57-c1af-48a5-b658-0e8d9fe794f5');
     await copyCorpus('kimi/loose/state.json', join(dir, 'state.json'));
-    await writeSession(home, 'session_9eb1bf57-c1af-48a5-b658-0e8d9fe794f5', { wires: { main: [prompt('hi', 1), ...step('s1', 2, { text: 'Hello!' })] } }, 'wd_project_ac3bb318f98e');
+    await writeSession(
+      home,
+      'session_9eb1bf57-c1af-48a5-b658-0e8d9fe794f5',
+      { wires: { main: [prompt('hi', 1), ...step('s1', 2, { text: 'Hello!' })] } },
+      'wd_project_ac3bb318f98e',
+    );
     const r = await parseOnly(home);
     expect(r.repo).toBe('/private/tmp/as-agent-lab/kimi/project');
-    expect(r.turns.map((t) => [t.role, t.text])).toEqual([['user', 'hi'], ['assistant', 'Hello!']]);
+    expect(r.turns.map((t) => [t.role, t.text])).toEqual([
+      ['user', 'hi'],
+      ['assistant', 'Hello!'],
+    ]);
   });
 
   it('claims the folder, its state.json or a wire, and nothing else', async () => {
@@ -137,7 +184,15 @@ describe('kimiReader homes and discovery', () => {
     const home = join(root, '.kimi-code');
     const inside = await writeSession(home, 'session_a', { wires: { main: [prompt('a', 1)] } }, 'deep/er');
     const outside = await writeSession(join(root, 'elsewhere'), 'session_b', { wires: { main: [prompt('b', 1)] } });
-    await writeFile(join(home, 'session_index.jsonl'), [{ sessionId: 'session_a', sessionDir: inside }, { sessionId: 'session_b', sessionDir: outside }].map((o) => JSON.stringify(o)).join('\n'));
+    await writeFile(
+      join(home, 'session_index.jsonl'),
+      [
+        { sessionId: 'session_a', sessionDir: inside },
+        { sessionId: 'session_b', sessionDir: outside },
+      ]
+        .map((o) => JSON.stringify(o))
+        .join('\n'),
+    );
     const found = await kimiReader.discover(home);
     expect(found.sessions.map((s) => s.path)).toEqual([inside]);
   });

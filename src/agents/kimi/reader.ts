@@ -25,7 +25,11 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** Parses one discovered session; exported with its bounds so tests can use small ones. */
-export async function parseKimi(session: DiscoveredSession, bounds: KimiBounds = defaultKimiBounds, detail: Detail = 'full'): Promise<ParsedSession> {
+export async function parseKimi(
+  session: DiscoveredSession,
+  bounds: KimiBounds = defaultKimiBounds,
+  detail: Detail = 'full',
+): Promise<ParsedSession> {
   const logs = await readKimiSession(session.path, bounds);
   const built = kimiRecord(session.sessionId, logs, session.cwd, detail);
   return { record: built?.record ?? null, cwds: built?.cwds ?? [], badLines: logs.badLines, problems: logs.problems };

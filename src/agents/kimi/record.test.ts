@@ -6,7 +6,12 @@ import { kimiReader } from './index.js';
 import { at, iso, prompt, state, step, writeSession, type FixtureSession, type WireRecord } from './test-support/wire.js';
 
 const task = (text: string, s: number): WireRecord => prompt(text, s, { kind: 'system_trigger', name: 'subagent' });
-const agentCall = (id: string, child: string, status: string, args: WireRecord) => ({ id, name: 'Agent', args, output: `agent_id: ${child}\nactual_subagent_type: x\nstatus: ${status}\n\n[summary]\nreceipt` });
+const agentCall = (id: string, child: string, status: string, args: WireRecord) => ({
+  id,
+  name: 'Agent',
+  args,
+  output: `agent_id: ${child}\nactual_subagent_type: x\nstatus: ${status}\n\n[summary]\nreceipt`,
+});
 
 async function record(fixture: FixtureSession) {
   const home = join(await tempDir(), '.kimi-code');
@@ -25,7 +30,11 @@ describe('Kimi subagents', () => {
       wires: {
         main: [
           prompt('delegate', 1),
-          ...step('s1', 2, { calls: [agentCall('Agent_0', 'agent-0', 'completed', { description: 'survey', subagent_type: 'explore', prompt: 'look around' })] }),
+          ...step('s1', 2, {
+            calls: [
+              agentCall('Agent_0', 'agent-0', 'completed', { description: 'survey', subagent_type: 'explore', prompt: 'look around' }),
+            ],
+          }),
           ...step('s2', 30, { text: 'done' }),
           prompt('again', 40),
           ...step('s3', 41, { calls: [agentCall('Agent_1', 'agent-3', 'failed', { prompt: 'never mind' })] }),
@@ -34,11 +43,17 @@ describe('Kimi subagents', () => {
         'agent-0': [
           { type: 'config.update', cwd: '/repo/sub', modelAlias: 'moonshot-ai/kimi-k2.7-code', time: at(3) },
           task('look around', 3),
-          ...step('c1', 4, { calls: [agentCall('Agent_0', 'agent-1', 'completed', { description: 'dig', subagent_type: 'coder', prompt: 'dig' })] }),
+          ...step('c1', 4, {
+            calls: [agentCall('Agent_0', 'agent-1', 'completed', { description: 'dig', subagent_type: 'coder', prompt: 'dig' })],
+          }),
           ...step('c2', 10, { text: 'child summary' }),
         ],
         'agent-1': [task('dig', 5), ...step('g1', 6, { text: 'grandchild says hi', model: 'kimi-k2-mini' })],
-        'agent-2': [{ type: 'config.update', profileName: 'plan', time: at(20) }, task('orphan task', 20), ...step('o1', 21, { text: 'orphan result' })],
+        'agent-2': [
+          { type: 'config.update', profileName: 'plan', time: at(20) },
+          task('orphan task', 20),
+          ...step('o1', 21, { text: 'orphan result' }),
+        ],
         'agent-3': [task('never mind', 42), ...step('u1', 43, { text: 'undone child' })],
       },
     });
@@ -51,13 +66,35 @@ describe('Kimi subagents', () => {
     const [launch, orphan] = callsOf(r.turns);
     expect(launch).toMatchObject({ name: 'Agent', format: 'text', input: 'look around', output: 'child summary', status: 'ok' });
     const child = launch!.subagent!;
-    expect(child).toMatchObject({ id: 'agent-0', name: 'explore', description: 'survey', status: 'completed', models: ['kimi-k2.7-code'], started_at: iso(3), ended_at: iso(10) });
+    expect(child).toMatchObject({
+      id: 'agent-0',
+      name: 'explore',
+      description: 'survey',
+      status: 'completed',
+      models: ['kimi-k2.7-code'],
+      started_at: iso(3),
+      ended_at: iso(10),
+    });
     expect(child.totals.input_tokens).toBe(20);
-    expect(child.turns.map((t) => [t.role, t.text])).toEqual([['user', 'look around'], ['assistant', ''], ['assistant', 'child summary']]);
+    expect(child.turns.map((t) => [t.role, t.text])).toEqual([
+      ['user', 'look around'],
+      ['assistant', ''],
+      ['assistant', 'child summary'],
+    ]);
     const grand = callsOf(child.turns)[0]!;
     expect(grand.output).toBe('grandchild says hi');
-    expect(grand.subagent).toMatchObject({ id: 'agent-1', name: 'coder', description: 'dig', models: ['kimi-k2-mini'], status: 'completed' });
-    expect(orphan).toEqual({ name: 'Agent', output: 'orphan result', subagent: expect.objectContaining({ id: 'agent-2', name: 'plan', description: null, status: null }) });
+    expect(grand.subagent).toMatchObject({
+      id: 'agent-1',
+      name: 'coder',
+      description: 'dig',
+      models: ['kimi-k2-mini'],
+      status: 'completed',
+    });
+    expect(orphan).toEqual({
+      name: 'Agent',
+      output: 'orphan result',
+      subagent: expect.objectContaining({ id: 'agent-2', name: 'plan', description: null, status: null }),
+    });
     // The launch of agent-3 was undone, and its whole run with it.
     expect(JSON.stringify(r)).not.toContain('undone child');
     // Main's own tokens only: three model calls of its own (the undone one included), none of its children's.

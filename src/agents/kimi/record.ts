@@ -84,7 +84,8 @@ class Nester {
       if (lastWords !== null && this.full) launch.call.output = clipOutput(lastWords);
     }
     // Agents no chain from main reaches (their declared parents form a loop) hang off main.
-    if (agentId === mainAgentId) for (const id of this.session.logs.keys()) if (!children.includes(id) && !this.reachable(id)) children.push(id);
+    if (agentId === mainAgentId)
+      for (const id of this.session.logs.keys()) if (!children.includes(id) && !this.reachable(id)) children.push(id);
     for (const child of children) {
       // A child whose launch was undone went with it; an unlinked one gets a call of its own.
       if (this.placed.has(child) || own.undoneLaunches.has(child)) continue;
@@ -143,7 +144,12 @@ function isEmpty(log: WireLog): boolean {
 }
 
 /** The record and every working directory, or null when the main wire holds no session. */
-export function kimiRecord(sessionId: string, session: KimiSessionLogs, indexCwd?: string, detail: Detail = 'full'): { record: SessionRecord; cwds: string[] } | null {
+export function kimiRecord(
+  sessionId: string,
+  session: KimiSessionLogs,
+  indexCwd?: string,
+  detail: Detail = 'full',
+): { record: SessionRecord; cwds: string[] } | null {
   const main = session.logs.get(mainAgentId);
   if (main === undefined || (isEmpty(main) && session.logs.size === 1)) return null;
   const record = newRecord('kimi', sessionId);

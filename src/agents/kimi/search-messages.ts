@@ -26,7 +26,13 @@ async function extract(session: DiscoveredSession) {
     const file = relative(session.home, wirePath(session.path, agentId));
     for (const m of wireMessages(log)) {
       if (m.text.trim() === '') continue;
-      const rec = cappedRecord({ role: m.role, ts_ms: isoMs(m.at), text: m.text, locator: sub ? { kind: 'external_record_id', record_id: m.recordId, file } : { kind: 'external_record_id', record_id: m.recordId }, item_id: m.recordId });
+      const rec = cappedRecord({
+        role: m.role,
+        ts_ms: isoMs(m.at),
+        text: m.text,
+        locator: sub ? { kind: 'external_record_id', record_id: m.recordId, file } : { kind: 'external_record_id', record_id: m.recordId },
+        item_id: m.recordId,
+      });
       if (sub) {
         rec.subagent = true;
         rec.thread = agentId;
@@ -38,7 +44,8 @@ async function extract(session: DiscoveredSession) {
       }
     }
   }
-  const marks: SupersessionMark[] = undone.length === 0 ? [] : [{ kind: 'record_ids', record_ids: [...new Set(undone)].sort(), at_ms: undoneAt, reason: 'context_undo' }];
+  const marks: SupersessionMark[] =
+    undone.length === 0 ? [] : [{ kind: 'record_ids', record_ids: [...new Set(undone)].sort(), at_ms: undoneAt, reason: 'context_undo' }];
   return wholeExtract(files, records, marks, {
     badLines: logs.badLines.reduce((n, b) => n + b.count, 0),
     problems: logs.problems.map((p) => ({ path: p.path, reason: p.reason })),

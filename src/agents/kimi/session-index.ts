@@ -24,7 +24,11 @@ export interface IndexRead {
 export async function readSessionIndex(path: string, sessionsRoot: string, maxBytes: number, maxRecordBytes: number): Promise<IndexRead> {
   try {
     const size = (await stat(path)).size;
-    if (size > maxBytes) return { entries: [], problem: { path, kind: 'oversized', reason: `session index is ${size} bytes, over the ${maxBytes}-byte bound; not read` } };
+    if (size > maxBytes)
+      return {
+        entries: [],
+        problem: { path, kind: 'oversized', reason: `session index is ${size} bytes, over the ${maxBytes}-byte bound; not read` },
+      };
   } catch (error) {
     if (isNotFound(error)) return { entries: [], problem: null };
     return { entries: [], problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
@@ -40,10 +44,19 @@ export async function readSessionIndex(path: string, sessionsRoot: string, maxBy
       const previous = byId.get(sessionId);
       const sessionDir = dir === undefined ? previous?.sessionDir : resolve(dir);
       if (sessionDir === undefined || !sessionDir.startsWith(root) || !sessionDirPattern.test(basename(sessionDir))) return;
-      byId.set(sessionId, { sessionId, sessionDir, workDir: text(o, 'workDir') ?? previous?.workDir, deleted: bool(o, 'deleted') === true });
+      byId.set(sessionId, {
+        sessionId,
+        sessionDir,
+        workDir: text(o, 'workDir') ?? previous?.workDir,
+        deleted: bool(o, 'deleted') === true,
+      });
     },
     { maxLineBytes: maxRecordBytes },
   );
-  if (r.oversizedLines > 0) return { entries: [], problem: { path, kind: 'oversized', reason: `a session index record is over the ${maxRecordBytes}-byte bound; index not used` } };
+  if (r.oversizedLines > 0)
+    return {
+      entries: [],
+      problem: { path, kind: 'oversized', reason: `a session index record is over the ${maxRecordBytes}-byte bound; index not used` },
+    };
   return { entries: [...byId.values()], problem: null };
 }

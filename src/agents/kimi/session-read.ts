@@ -50,7 +50,11 @@ export async function readKimiSession(sessionDir: string, bounds: KimiBounds): P
 
   let ids = orderAgentIds([...(state?.agents.keys() ?? []), ...agentDirsSync(sessionDir)]);
   if (ids.length > bounds.sessionAgents) {
-    problems.push({ path: sessionDir, kind: 'oversized', reason: `${ids.length} agents, over the ${bounds.sessionAgents}-agent bound; only the first ${bounds.sessionAgents} read` });
+    problems.push({
+      path: sessionDir,
+      kind: 'oversized',
+      reason: `${ids.length} agents, over the ${bounds.sessionAgents}-agent bound; only the first ${bounds.sessionAgents} read`,
+    });
     ids = ids.slice(0, bounds.sessionAgents);
   }
 
@@ -82,7 +86,11 @@ export async function readKimiSession(sessionDir: string, bounds: KimiBounds): P
     }
     let read;
     try {
-      read = await readWire(path, id, { maxLineBytes: bounds.wireRecordBytes, maxRecords: bounds.sessionRecords - records, size: file.size });
+      read = await readWire(path, id, {
+        maxLineBytes: bounds.wireRecordBytes,
+        maxRecords: bounds.sessionRecords - records,
+        size: file.size,
+      });
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
       continue;

@@ -58,7 +58,10 @@ export function readStateFileSync(path: string, maxBytes: number): StateRead {
     return { state: null, problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
   }
   if (size > maxBytes) {
-    return { state: null, problem: { path, kind: 'oversized', reason: `state.json is ${size} bytes, over the ${maxBytes}-byte bound; not read` } };
+    return {
+      state: null,
+      problem: { path, kind: 'oversized', reason: `state.json is ${size} bytes, over the ${maxBytes}-byte bound; not read` },
+    };
   }
   let raw: string;
   try {

@@ -48,7 +48,8 @@ function inputOf(call: WireToolCall): Pick<ToolCall, 'format' | 'path' | 'input'
   if (shellTools.has(name) && command !== undefined) return { format: 'shell', input: clipInput(command) };
   if (editTools.has(name)) {
     const pairs = editPairs(args);
-    if (pairs.length > 0) return withPath({ format: 'diff' as const, input: clipInput(pairs.map((p) => lineDiff(p.old, p.new)).join('\n')) });
+    if (pairs.length > 0)
+      return withPath({ format: 'diff' as const, input: clipInput(pairs.map((p) => lineDiff(p.old, p.new)).join('\n')) });
   }
   const content = str(args, 'content');
   if (writeTools.has(name) && content !== undefined) return withPath({ format: 'text' as const, input: clipInput(content) });

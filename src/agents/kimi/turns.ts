@@ -53,7 +53,12 @@ export function agentTurns(log: WireLog, withTasks: boolean, full = true): Agent
     } else {
       const thinking = entry.parts.filter((p) => p.kind === 'think').map((p) => p.text);
       const said = entry.parts.filter((p) => p.kind === 'text').map((p) => p.text);
-      if (thinking.length > 0) turns.push({ role: 'reasoning', at: entry.parts.find((p) => p.kind === 'think')?.at ?? entry.at, text: clipMessage(thinking.join('\n\n')) });
+      if (thinking.length > 0)
+        turns.push({
+          role: 'reasoning',
+          at: entry.parts.find((p) => p.kind === 'think')?.at ?? entry.at,
+          text: clipMessage(thinking.join('\n\n')),
+        });
       if (said.length === 0 && entry.calls.length === 0) continue;
       const calls = entry.calls.map((wire) => {
         const call = toToolCall(wire, full);
@@ -62,7 +67,12 @@ export function agentTurns(log: WireLog, withTasks: boolean, full = true): Agent
       });
       const text = said.join('\n\n');
       if (text.trim() !== '') lastWords = text;
-      const turn: Turn = { role: 'assistant', at: entry.parts.find((p) => p.kind === 'text')?.at ?? entry.calls[0]?.at ?? entry.at, text: clipMessage(text), tool_calls: calls };
+      const turn: Turn = {
+        role: 'assistant',
+        at: entry.parts.find((p) => p.kind === 'text')?.at ?? entry.calls[0]?.at ?? entry.at,
+        text: clipMessage(text),
+        tool_calls: calls,
+      };
       if (entry.model !== undefined) turn.model = entry.model;
       turns.push(turn);
     }

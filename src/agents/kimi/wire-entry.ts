@@ -87,4 +87,3 @@ export function isRealUser(origin: PromptOrigin): boolean {
   if (origin.kind === 'skill_activation' || origin.kind === 'plugin_command') return origin.trigger === 'user-slash';
   return false;
 }
-

@@ -91,8 +91,18 @@ describe('wire drift', () => {
     const { parsed } = await parse({
       main: [
         prompt('fix it', 1),
-        { type: 'context.append_message', message: { role: 'user', content: [{ type: 'text', text: '<system-reminder>plan mode</system-reminder>' }], origin: { kind: 'injection', variant: 'plan_mode' } }, time: at(1) },
-        ...step('s1', 2, { calls: [{ id: 'Bash_0', name: 'Bash', args: { command: 'make' } }] }).filter((r) => r['type'] !== 'context.append_loop_event' || (r['event'] as WireRecord)['type'] !== 'step.end'),
+        {
+          type: 'context.append_message',
+          message: {
+            role: 'user',
+            content: [{ type: 'text', text: '<system-reminder>plan mode</system-reminder>' }],
+            origin: { kind: 'injection', variant: 'plan_mode' },
+          },
+          time: at(1),
+        },
+        ...step('s1', 2, { calls: [{ id: 'Bash_0', name: 'Bash', args: { command: 'make' } }] }).filter(
+          (r) => r['type'] !== 'context.append_loop_event' || (r['event'] as WireRecord)['type'] !== 'step.end',
+        ),
         { type: 'turn.steer', input: 'also run the tests', origin: { kind: 'user' }, time: at(3) },
         { type: 'turn.cancel', time: at(4) },
         { type: 'some.future_record', payload: 1, time: at(5) },
@@ -113,13 +123,30 @@ describe('wire drift', () => {
     const { parsed } = await parse({
       main: [
         { type: 'context.append_message', message: { role: 'user', content: [{ type: 'text', text: 'old style' }] }, time: at(1) },
-        { type: 'context.append_message', message: { role: 'assistant', content: [{ type: 'text', text: 'old answer' }], toolCalls: [{ id: 'c1', name: 'Read', arguments: '{"path":"a.txt"}' }] }, time: at(2) },
-        { type: 'context.append_message', message: { role: 'tool', toolCallId: 'c1', content: [{ type: 'text', text: 'contents' }] }, time: at(3) },
+        {
+          type: 'context.append_message',
+          message: {
+            role: 'assistant',
+            content: [{ type: 'text', text: 'old answer' }],
+            toolCalls: [{ id: 'c1', name: 'Read', arguments: '{"path":"a.txt"}' }],
+          },
+          time: at(2),
+        },
+        {
+          type: 'context.append_message',
+          message: { role: 'tool', toolCallId: 'c1', content: [{ type: 'text', text: 'contents' }] },
+          time: at(3),
+        },
       ],
     });
     const r = parsed.record!;
-    expect(r.turns.map((t) => [t.role, t.text])).toEqual([['user', 'old style'], ['assistant', 'old answer']]);
-    expect(r.turns[1]?.tool_calls).toEqual([{ name: 'Read', format: 'json', path: 'a.txt', input: '{"path":"a.txt"}', output: 'contents', status: 'ok' }]);
+    expect(r.turns.map((t) => [t.role, t.text])).toEqual([
+      ['user', 'old style'],
+      ['assistant', 'old answer'],
+    ]);
+    expect(r.turns[1]?.tool_calls).toEqual([
+      { name: 'Read', format: 'json', path: 'a.txt', input: '{"path":"a.txt"}', output: 'contents', status: 'ok' },
+    ]);
   });
 
   it('holds no session when the main wire has nothing in it', async () => {

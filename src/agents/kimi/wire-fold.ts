@@ -3,8 +3,17 @@
 // superseded. The record drops superseded entries; the message index keeps them.
 import { asArray, asObject, str, type JsonObject } from '../../json/narrow.js';
 import { noteModel, noteTime } from '../../record/draft.js';
-import { addTotals, emptyTotals, type Totals } from '../../record/types.js';
-import { isRealUser, type EntryBase, type StepEntry, type TurnRef, type UserEntry, type WireEntry, type WireLog, type WireToolCall } from './wire-entry.js';
+import { addTotals, emptyTotals } from '../../record/types.js';
+import {
+  isRealUser,
+  type EntryBase,
+  type StepEntry,
+  type TurnRef,
+  type UserEntry,
+  type WireEntry,
+  type WireLog,
+  type WireToolCall,
+} from './wire-entry.js';
 import { contentText, messageToolCalls, type PromptOrigin, type WireLine } from './wire-line.js';
 
 const eventText = { compaction: 'context compacted', clear: 'context cleared', interrupted: 'interrupted' } as const;
@@ -48,7 +57,8 @@ export class WireFold {
         this.prompt(event.text, event.origin, 'prompt', event.uuid ?? lineId, at);
         return;
       case 'steer':
-        if (isRealUser(event.origin) && event.text.trim() !== '') this.push({ kind: 'user', text: event.text, lane: 'steer', trigger: null, ...this.base(event.uuid ?? lineId, at) });
+        if (isRealUser(event.origin) && event.text.trim() !== '')
+          this.push({ kind: 'user', text: event.text, lane: 'steer', trigger: null, ...this.base(event.uuid ?? lineId, at) });
         return;
       case 'message':
         this.message(event.message, event.origin, lineId, at);
@@ -125,10 +135,26 @@ export class WireFold {
       usage = emptyTotals();
       for (const e of this.entries) if (e.kind === 'step' && e.usage !== undefined) addTotals(usage, e.usage);
     }
-    const models = this.requestModels.length > 0 ? this.requestModels : this.usageModels.length > 0 ? this.usageModels : this.alias !== undefined ? [this.alias] : [];
+    const models =
+      this.requestModels.length > 0
+        ? this.requestModels
+        : this.usageModels.length > 0
+          ? this.usageModels
+          : this.alias !== undefined
+            ? [this.alias]
+            : [];
     const fallback = models[0];
     for (const e of this.entries) if (e.kind === 'step') e.model ??= fallback;
-    return { agentId: this.agentId, entries: this.entries, usage, models: [...models], cwds: this.cwds, profileName: this.profileName, span: this.span, records: this.records };
+    return {
+      agentId: this.agentId,
+      entries: this.entries,
+      usage,
+      models: [...models],
+      cwds: this.cwds,
+      profileName: this.profileName,
+      span: this.span,
+      records: this.records,
+    };
   }
 
   private id(native: string): string {
@@ -166,7 +192,8 @@ export class WireFold {
     } else if (role === 'assistant' && !this.sawLoopEvents) {
       const step = this.newStep(lineId, at);
       const content = message['content'];
-      if (typeof content === 'string' && content.trim() !== '') step.parts.push({ recordId: step.recordId, kind: 'text', text: content, at });
+      if (typeof content === 'string' && content.trim() !== '')
+        step.parts.push({ recordId: step.recordId, kind: 'text', text: content, at });
       for (const raw of asArray(content) ?? []) {
         const part = asObject(raw);
         const kind = str(part, 'type');
@@ -236,7 +263,8 @@ export class WireFold {
       const index = this.activeTurns;
       const revision = this.revisions.get(index) ?? 0;
       for (const e of this.entries) {
-        if (e.superseded === null && e.turn !== null && e.turn.index === index && e.turn.revision === revision) e.superseded = { at, reason: 'context_undo' };
+        if (e.superseded === null && e.turn !== null && e.turn.index === index && e.turn.revision === revision)
+          e.superseded = { at, reason: 'context_undo' };
       }
       this.activeTurns--;
     }

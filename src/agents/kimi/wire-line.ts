@@ -98,7 +98,14 @@ function loopEvent(event: JsonObject | undefined): WireEvent {
       const uuid = text(event, 'uuid');
       if (kind === 'text') return { type: 'part', uuid, stepUuid, kind: 'text', text: str(part, 'text') ?? '' };
       // Reasoning in the clear only: a part that carries no plain text (encrypted) is not read.
-      if (kind === 'think' || kind === 'thinking') return { type: 'part', uuid, stepUuid, kind: 'think', text: str(part, 'think') ?? str(part, 'thinking') ?? str(part, 'text') ?? '' };
+      if (kind === 'think' || kind === 'thinking')
+        return {
+          type: 'part',
+          uuid,
+          stepUuid,
+          kind: 'think',
+          text: str(part, 'think') ?? str(part, 'thinking') ?? str(part, 'text') ?? '',
+        };
       return { type: 'other' };
     }
     case 'tool.call': {

@@ -19,9 +19,7 @@ export interface WireLimits {
 const minChunk = 64 * 1024;
 const maxChunk = 2 * 1024 * 1024;
 
-export type WireRead =
-  | { ok: true; log: WireLog; badLines: number; tornTail: boolean }
-  | { ok: false; reason: string };
+export type WireRead = { ok: true; log: WireLog; badLines: number; tornTail: boolean } | { ok: false; reason: string };
 
 /** Streams `path` through the fold. I/O errors propagate; content never throws. */
 export async function readWire(path: string, agentId: string, limits: WireLimits): Promise<WireRead> {

@@ -85,9 +85,19 @@ class TreeBuilder {
         continue;
       }
       const sub = attach(undefined, child);
-      const call = { name: 'task', format: 'text' as const, subagent: sub, ...(child.session.title === undefined ? {} : { input: child.session.title }) };
+      const call = {
+        name: 'task',
+        format: 'text' as const,
+        subagent: sub,
+        ...(child.session.title === undefined ? {} : { input: child.session.title }),
+      };
       const lastWords = lastWordsOf(sub);
-      insertByTime(turns.turns, { role: 'assistant', at: isoTime(child.session.createdMs), text: '', tool_calls: [lastWords === undefined || !this.full ? call : { ...call, output: clipOutput(lastWords) }] });
+      insertByTime(turns.turns, {
+        role: 'assistant',
+        at: isoTime(child.session.createdMs),
+        text: '',
+        tool_calls: [lastWords === undefined || !this.full ? call : { ...call, output: clipOutput(lastWords) }],
+      });
     }
     return { turns, cwds };
   }

@@ -35,7 +35,12 @@ async function looksLikeSqlite(path: string): Promise<boolean> {
 
 /** A session file: an id, a directory or project, and a creation time, but no message role. */
 function isSessionInfo(value: JsonObject): boolean {
-  return text(value, 'id') !== undefined && (text(value, 'directory') !== undefined || text(value, 'projectID') !== undefined) && num(obj(value, 'time'), 'created') !== undefined && value.role === undefined;
+  return (
+    text(value, 'id') !== undefined &&
+    (text(value, 'directory') !== undefined || text(value, 'projectID') !== undefined) &&
+    num(obj(value, 'time'), 'created') !== undefined &&
+    value.role === undefined
+  );
 }
 
 async function claimDatabase(database: string, sessionId: string | undefined, opts: OpencodeOptions): Promise<DiscoveredSession | null> {

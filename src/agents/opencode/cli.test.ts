@@ -24,7 +24,20 @@ function fixture(): FixtureSession[] {
       messages: [
         userMessage('msg_1', t0 + 1000, 'Look around'),
         assistantMessage('msg_2', t0 + 2000, [
-          { id: 'prt_2_1', data: { type: 'tool', tool: 'task', callID: 'c', state: { status: 'completed', input: { description: 'Look', prompt: 'Look', subagent_type: 'general' }, output: 'ok', metadata: { sessionId: 'ses_sub' } } } },
+          {
+            id: 'prt_2_1',
+            data: {
+              type: 'tool',
+              tool: 'task',
+              callID: 'c',
+              state: {
+                status: 'completed',
+                input: { description: 'Look', prompt: 'Look', subagent_type: 'general' },
+                output: 'ok',
+                metadata: { sessionId: 'ses_sub' },
+              },
+            },
+          },
         ]),
       ],
     },
@@ -35,7 +48,10 @@ function fixture(): FixtureSession[] {
       title: 'Look (@general subagent)',
       created: t0 + 3000,
       updated: t0 + 4000,
-      messages: [userMessage('msg_10', t0 + 3000, 'Look'), assistantMessage('msg_11', t0 + 3500, [{ id: 'prt_11_1', data: { type: 'text', text: 'Seen.' } }])],
+      messages: [
+        userMessage('msg_10', t0 + 3000, 'Look'),
+        assistantMessage('msg_11', t0 + 3500, [{ id: 'prt_11_1', data: { type: 'text', text: 'Seen.' } }]),
+      ],
     },
   ];
 }
@@ -48,7 +64,10 @@ describe('agentlog scan/show over OpenCode', () => {
     await mkdir(opencode, { recursive: true });
     writeDatabase(join(opencode, 'opencode.db'), fixture());
     await writeJsonTree(join(opencode, 'storage'), fixture());
-    await copyCorpus('opencode/storage_v2/session/proj_test/ses_s_stage0_small.json', join(opencode, 'storage', 'session', 'proj_test', 'ses_s_stage0_small.json'));
+    await copyCorpus(
+      'opencode/storage_v2/session/proj_test/ses_s_stage0_small.json',
+      join(opencode, 'storage', 'session', 'proj_test', 'ses_s_stage0_small.json'),
+    );
     await copyCorpus('opencode/storage_v2/message/s_stage0_small', join(opencode, 'storage', 'message', 's_stage0_small'));
     await copyCorpus('opencode/storage_v2/part/m_user_small', join(opencode, 'storage', 'part', 'm_user_small'));
     await copyCorpus('opencode/storage_v2/part/m_assistant_small', join(opencode, 'storage', 'part', 'm_assistant_small'));
@@ -66,11 +85,19 @@ describe('agentlog scan/show over OpenCode', () => {
 
     const show = await runCli(['show', 'ses_main', '--json'], home, env);
     expect(show.code).toBe(0);
-    const record = JSON.parse(show.stdout) as { agent: string; session_id: string; turns: { tool_calls?: { subagent?: { id: string } }[] }[] };
+    const record = JSON.parse(show.stdout) as {
+      agent: string;
+      session_id: string;
+      turns: { tool_calls?: { subagent?: { id: string } }[] }[];
+    };
     expect(record).toMatchObject({ agent: 'opencode', session_id: 'ses_main', repo: '/work/app' });
     expect(record.turns[1]?.tool_calls?.[0]?.subagent?.id).toBe('ses_sub');
 
-    const byPath = await runCli(['show', join(opencode, 'storage', 'session', 'proj_test', 'ses_s_stage0_small.json'), '--json'], home, env);
+    const byPath = await runCli(
+      ['show', join(opencode, 'storage', 'session', 'proj_test', 'ses_s_stage0_small.json'), '--json'],
+      home,
+      env,
+    );
     expect(byPath.code).toBe(0);
     expect(JSON.parse(byPath.stdout)).toMatchObject({ agent: 'opencode', session_id: 's_stage0_small' });
   });

@@ -44,7 +44,10 @@ export function readJsonFileSync(path: string, maxBytes: number): JsonFileRead {
   let file: SessionFile;
   try {
     const st = fstatSync(fd);
-    if (st.size > maxBytes) return { problem: { path, kind: 'oversized', reason: `${st.size} bytes is over the ${maxBytes}-byte bound for an OpenCode storage file` } };
+    if (st.size > maxBytes)
+      return {
+        problem: { path, kind: 'oversized', reason: `${st.size} bytes is over the ${maxBytes}-byte bound for an OpenCode storage file` },
+      };
     file = { path, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
     raw = readAll(fd, st.size).toString('utf8');
   } catch (error) {

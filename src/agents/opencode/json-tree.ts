@@ -51,7 +51,7 @@ function statAll(paths: readonly string[], into: SessionFile[]): void {
       if (isNotFound(error)) continue;
       throw error;
     }
-    if (s !== undefined && s.isFile()) into.push({ path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) });
+    if (s?.isFile()) into.push({ path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) });
   }
 }
 
@@ -111,7 +111,10 @@ export async function scanJsonTree(storage: string): Promise<{ sessions: TreeSes
         statAll([messagePath], files);
         if (partDirs.has(messageId)) {
           const partDir = join(partRoot, messageId);
-          statAll(listDir(partDir, problems).files.map((f) => join(partDir, f)), files);
+          statAll(
+            listDir(partDir, problems).files.map((f) => join(partDir, f)),
+            files,
+          );
         }
         statAll(flatParts.get(messageId) ?? [], files);
       }

@@ -33,12 +33,28 @@ function familyFixture(): FixtureSession[] {
             type: 'tool',
             tool: 'task',
             callID: 'call_a',
-            state: { status: 'completed', input: { description: 'Scan src', prompt: 'List loggers in src/', subagent_type: 'general' }, output: 'receipt', metadata: { sessionId: 'ses_child_a' }, time: { start: t0 + 2003, end: t0 + 9000 } },
+            state: {
+              status: 'completed',
+              input: { description: 'Scan src', prompt: 'List loggers in src/', subagent_type: 'general' },
+              output: 'receipt',
+              metadata: { sessionId: 'ses_child_a' },
+              time: { start: t0 + 2003, end: t0 + 9000 },
+            },
           },
         },
         {
           id: 'prt_002_4',
-          data: { type: 'tool', tool: 'task', callID: 'call_b', state: { status: 'completed', input: { description: 'Scan lib', prompt: 'List loggers in lib/', subagent_type: 'explore' }, output: 'done', time: { start: t0 + 2004, end: t0 + 9500 } } },
+          data: {
+            type: 'tool',
+            tool: 'task',
+            callID: 'call_b',
+            state: {
+              status: 'completed',
+              input: { description: 'Scan lib', prompt: 'List loggers in lib/', subagent_type: 'explore' },
+              output: 'done',
+              time: { start: t0 + 2004, end: t0 + 9500 },
+            },
+          },
         },
         { id: 'prt_002_5', data: { type: 'step-finish', tokens: { input: 1, output: 1 }, cost: 5 } },
       ]),
@@ -54,10 +70,23 @@ function familyFixture(): FixtureSession[] {
     updated: t0 + 8000,
     messages: [
       userMessage('msg_101', t0 + 3000, 'List loggers in src/'),
-      assistantMessage('msg_102', t0 + 4000, [
-        { id: 'prt_102_1', data: { type: 'tool', tool: 'bash', callID: 'c1', state: { status: 'completed', input: { command: 'grep -r logger src' }, output: 'src/a.rs', metadata: { exit: 0 } } } },
-        { id: 'prt_102_2', data: { type: 'text', text: 'src/a.rs has one.' } },
-      ], { modelID: 'claude-haiku-4-5', path: { cwd: '/work/app/src', root: '/work/app' } }),
+      assistantMessage(
+        'msg_102',
+        t0 + 4000,
+        [
+          {
+            id: 'prt_102_1',
+            data: {
+              type: 'tool',
+              tool: 'bash',
+              callID: 'c1',
+              state: { status: 'completed', input: { command: 'grep -r logger src' }, output: 'src/a.rs', metadata: { exit: 0 } },
+            },
+          },
+          { id: 'prt_102_2', data: { type: 'text', text: 'src/a.rs has one.' } },
+        ],
+        { modelID: 'claude-haiku-4-5', path: { cwd: '/work/app/src', root: '/work/app' } },
+      ),
     ],
   };
   const childB: FixtureSession = {
@@ -67,7 +96,10 @@ function familyFixture(): FixtureSession[] {
     title: 'Scan lib (@explore subagent)',
     created: t0 + 3500,
     updated: t0 + 9000,
-    messages: [userMessage('msg_201', t0 + 3500, 'List loggers in lib/'), assistantMessage('msg_202', t0 + 5000, [{ id: 'prt_202_1', data: { type: 'text', text: 'lib/b.rs has one.' } }])],
+    messages: [
+      userMessage('msg_201', t0 + 3500, 'List loggers in lib/'),
+      assistantMessage('msg_202', t0 + 5000, [{ id: 'prt_202_1', data: { type: 'text', text: 'lib/b.rs has one.' } }]),
+    ],
   };
   return [parent, childA, childB];
 }
@@ -96,7 +128,9 @@ describe('opencodeReader over the corpus JSON trees', () => {
       ['assistant', ''],
       ['assistant', 'Found 2 files.'],
     ]);
-    expect(small.record?.turns[1]?.tool_calls).toEqual([{ name: 'bash', format: 'shell', input: 'ls', output: 'a.txt\nb.txt\n', status: 'ok', exit_code: 0 }]);
+    expect(small.record?.turns[1]?.tool_calls).toEqual([
+      { name: 'bash', format: 'shell', input: 'ls', output: 'a.txt\nb.txt\n', status: 'ok', exit_code: 0 },
+    ]);
     expect(small.record?.started_at).toBe('2024-10-27T03:33:20.000Z');
 
     const large = await parse(sessions.get('s_stage0_large') as DiscoveredSession);
@@ -112,7 +146,14 @@ describe('opencodeReader over the corpus JSON trees', () => {
     ]);
     expect(rec?.turns[1]?.tool_calls?.[0]).toMatchObject({ name: 'bash', status: 'ok', exit_code: 1 });
     // The message states its tokens; its cost is only on the step (the message's own is drift).
-    expect(rec?.totals).toEqual({ input_tokens: 120, output_tokens: 16, cache_read_tokens: 0, cache_creation_tokens: 0, reasoning_tokens: 0, cost_usd: 0.0011 });
+    expect(rec?.totals).toEqual({
+      input_tokens: 120,
+      output_tokens: 16,
+      cache_read_tokens: 0,
+      cache_creation_tokens: 0,
+      reasoning_tokens: 0,
+      cost_usd: 0.0011,
+    });
     expect(large.cwds).toEqual(['/tmp/large']);
   });
 
@@ -129,11 +170,17 @@ describe('opencodeReader over the corpus JSON trees', () => {
       ['assistant', ''],
       ['assistant', 'Read README and extracted the title.'],
     ]);
-    expect(parsed.record?.turns[1]?.tool_calls).toEqual([{ name: 'bash', format: 'shell', input: 'cat README.md', output: '# Title\n\nBody\n', status: 'ok' }]);
+    expect(parsed.record?.turns[1]?.tool_calls).toEqual([
+      { name: 'bash', format: 'shell', input: 'cat README.md', output: '# Title\n\nBody\n', status: 'ok' },
+    ]);
     const tree = await opencodeReader.tree(session);
-    expect(tree.map((e) => e.relPath).sort()).toEqual(
-      ['storage/message/s_stage0_drift/msg_0001.json', 'storage/message/s_stage0_drift/msg_0002.json', 'storage/part/prt_0001.json', 'storage/part/prt_0002.json', 'storage/session/proj_test/ses_s_stage0_drift.json'],
-    );
+    expect(tree.map((e) => e.relPath).sort()).toEqual([
+      'storage/message/s_stage0_drift/msg_0001.json',
+      'storage/message/s_stage0_drift/msg_0002.json',
+      'storage/part/prt_0001.json',
+      'storage/part/prt_0002.json',
+      'storage/session/proj_test/ses_s_stage0_drift.json',
+    ]);
   });
 });
 
@@ -153,11 +200,30 @@ describe('opencodeReader subagents', () => {
       ['task', 'ses_child_b', 'explore', 'lib/b.rs has one.'],
     ]);
     const a = calls[0]?.subagent;
-    expect(a).toMatchObject({ description: 'Scan src', models: ['claude-haiku-4-5'], status: 'completed', started_at: '2025-10-09T08:53:23.000Z' });
-    expect(a?.totals).toEqual({ input_tokens: 100, output_tokens: 20, cache_read_tokens: 50, cache_creation_tokens: 10, reasoning_tokens: 5, cost_usd: 0.01 });
+    expect(a).toMatchObject({
+      description: 'Scan src',
+      models: ['claude-haiku-4-5'],
+      status: 'completed',
+      started_at: '2025-10-09T08:53:23.000Z',
+    });
+    expect(a?.totals).toEqual({
+      input_tokens: 100,
+      output_tokens: 20,
+      cache_read_tokens: 50,
+      cache_creation_tokens: 10,
+      reasoning_tokens: 5,
+      cost_usd: 0.01,
+    });
     expect(a?.turns.map((t) => t.role)).toEqual(['user', 'assistant', 'assistant']);
     // The main agent's own totals: two assistant messages, each counted once (not its steps too).
-    expect(rec?.totals).toEqual({ input_tokens: 200, output_tokens: 40, cache_read_tokens: 100, cache_creation_tokens: 20, reasoning_tokens: 10, cost_usd: 0.02 });
+    expect(rec?.totals).toEqual({
+      input_tokens: 200,
+      output_tokens: 40,
+      cache_read_tokens: 100,
+      cache_creation_tokens: 20,
+      reasoning_tokens: 10,
+      cost_usd: 0.02,
+    });
     expect(parsed.cwds).toEqual(['/work/app', '/work/app/src']);
   });
 
@@ -195,10 +261,19 @@ describe('opencodeReader with both stores', () => {
   it('lists a session the database and the JSON tree both hold once, read from the database', async () => {
     const home = join(await tempDir(), 'opencode');
     const [parent, childA, childB] = familyFixture() as [FixtureSession, FixtureSession, FixtureSession];
-    const onlyJson: FixtureSession = { id: 'ses_only_json', directory: '/work/app', title: 'json only', created: 1_760_000_100_000, updated: 1_760_000_100_000, messages: [userMessage('msg_900', 1_760_000_100_000, 'json only')] };
+    const onlyJson: FixtureSession = {
+      id: 'ses_only_json',
+      directory: '/work/app',
+      title: 'json only',
+      created: 1_760_000_100_000,
+      updated: 1_760_000_100_000,
+      messages: [userMessage('msg_900', 1_760_000_100_000, 'json only')],
+    };
     await writeJsonTree(join(home, 'storage'), [parent, childA, childB, onlyJson]);
     const fromDb = structuredClone(parent);
-    (fromDb.messages[0] as FixtureSession['messages'][number]).parts = [{ id: 'prt_001_1', data: { type: 'text', text: 'Find every logger (db copy)' } }];
+    (fromDb.messages[0] as FixtureSession['messages'][number]).parts = [
+      { id: 'prt_001_1', data: { type: 'text', text: 'Find every logger (db copy)' } },
+    ];
     writeDatabase(join(home, 'opencode.db'), [fromDb, childA, childB]);
 
     const found = await opencodeReader.discover(home);
@@ -212,7 +287,16 @@ describe('opencodeReader with both stores', () => {
 
   it('reports a corrupt or locked database as unreadable and still lists the other sessions', async () => {
     const home = join(await tempDir(), 'opencode');
-    await writeJsonTree(join(home, 'storage'), [{ id: 'ses_json', directory: '/w', title: 't', created: 1_760_000_000_000, updated: 1_760_000_000_000, messages: [userMessage('msg_1', 1_760_000_000_000, 'hi')] }]);
+    await writeJsonTree(join(home, 'storage'), [
+      {
+        id: 'ses_json',
+        directory: '/w',
+        title: 't',
+        created: 1_760_000_000_000,
+        updated: 1_760_000_000_000,
+        messages: [userMessage('msg_1', 1_760_000_000_000, 'hi')],
+      },
+    ]);
     await writeFile(join(home, 'opencode.db'), 'this is not a database, only text long enough to have a header');
     const locked = join(home, 'opencode-beta.db');
     writeDatabase(locked, [{ id: 'ses_locked', directory: '/w', title: 't', created: 1, updated: 1, messages: [] }], 'delete');
@@ -278,7 +362,16 @@ describe('opencodeReader database custody', () => {
   it('counts bad JSON in a message file and reports a vanished part', async () => {
     const home = join(await tempDir(), 'opencode');
     const storage = join(home, 'storage');
-    await writeJsonTree(storage, [{ id: 'ses_x', directory: '/w', title: 't', created: 1_760_000_000_000, updated: 1_760_000_000_000, messages: [userMessage('msg_1', 1_760_000_000_000, 'hi'), userMessage('msg_2', 1_760_000_001_000, 'again')] }]);
+    await writeJsonTree(storage, [
+      {
+        id: 'ses_x',
+        directory: '/w',
+        title: 't',
+        created: 1_760_000_000_000,
+        updated: 1_760_000_000_000,
+        messages: [userMessage('msg_1', 1_760_000_000_000, 'hi'), userMessage('msg_2', 1_760_000_001_000, 'again')],
+      },
+    ]);
     await writeFile(join(storage, 'message', 'ses_x', 'msg_2.json'), '{"id": "msg_2", "ro');
     const [session] = (await opencodeReader.discover(home)).sessions;
     const s = session as DiscoveredSession;

@@ -14,7 +14,12 @@ import { treeFromRows } from './rows.js';
 import { databaseProblem, defaultBusyTimeoutMs, loadDatabaseRows } from './sqlite.js';
 import { opencodeSearchMessages } from './search-messages.js';
 
-function finish(tree: OcTree | null, badLines: ParsedSession['badLines'], problems: ParsedSession['problems'], detail: Detail): ParsedSession {
+function finish(
+  tree: OcTree | null,
+  badLines: ParsedSession['badLines'],
+  problems: ParsedSession['problems'],
+  detail: Detail,
+): ParsedSession {
   const built = tree === null ? null : buildOpencodeRecord(tree, detail);
   return { record: built?.record ?? null, cwds: built?.cwds ?? [], badLines, problems };
 }

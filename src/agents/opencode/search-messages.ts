@@ -20,13 +20,17 @@ async function loadTree(session: DiscoveredSession): Promise<{ tree: OcTree | nu
   const locator = parseDatabaseLocator(session.path);
   if (locator !== undefined) {
     try {
-      return { tree: treeFromRows(await loadDatabaseRows(locator.database, locator.sessionId, defaultBusyTimeoutMs), locator.sessionId).tree, problems: [] };
+      return {
+        tree: treeFromRows(await loadDatabaseRows(locator.database, locator.sessionId, defaultBusyTimeoutMs), locator.sessionId).tree,
+        problems: [],
+      };
     } catch (error) {
       const p = databaseProblem(locator.database, error);
       return { tree: null, problems: [{ path: p.path, reason: p.reason }] };
     }
   }
-  if (/\.jsonl$/i.test(session.path)) return { tree: treeFromRows((await readExportRows(session.path)).rows, session.sessionId).tree, problems: [] };
+  if (/\.jsonl$/i.test(session.path))
+    return { tree: treeFromRows((await readExportRows(session.path)).rows, session.sessionId).tree, problems: [] };
   const loaded = await loadJsonTree(session.path, session.files);
   return { tree: loaded.tree, problems: loaded.problems.map((p) => ({ path: p.path, reason: p.reason })) };
 }

@@ -63,7 +63,8 @@ function costOf(value: JsonObject | undefined, key: string): number | undefined 
 function messageTotals(info: JsonObject, parts: readonly JsonObject[]): Totals {
   const steps = parts.filter((p) => partType(p) === 'step-finish');
   const stated = obj(info, 'tokens');
-  const totals = stated !== undefined ? tokensOf(stated) : steps.reduce((acc, p) => addTotals(acc, tokensOf(obj(p, 'tokens') ?? {})), emptyTotals());
+  const totals =
+    stated !== undefined ? tokensOf(stated) : steps.reduce((acc, p) => addTotals(acc, tokensOf(obj(p, 'tokens') ?? {})), emptyTotals());
   let cost = costOf(info, 'cost');
   if (cost === undefined) {
     for (const p of steps) {
@@ -89,7 +90,14 @@ function userText(info: JsonObject, parts: readonly JsonObject[]): string {
 
 /** `full`: build tool calls' input and output (the lower detail levels drop them). */
 export function sessionTurns(data: OcSessionData, full = true): SessionTurns {
-  const out: SessionTurns = { turns: [], totals: emptyTotals(), models: [], span: { started_at: null, ended_at: null }, cwds: [], launches: [] };
+  const out: SessionTurns = {
+    turns: [],
+    totals: emptyTotals(),
+    models: [],
+    span: { started_at: null, ended_at: null },
+    cwds: [],
+    launches: [],
+  };
   noteTime(out.span, isoTime(data.session.createdMs) ?? undefined);
   pushOnce(out.cwds, data.session.directory);
 
@@ -149,7 +157,12 @@ export function sessionTurns(data: OcSessionData, full = true): SessionTurns {
         if (converted === undefined) continue;
         open(partAt(part, at)).tool_calls?.push(converted.call);
         if (converted.taskInput !== undefined) {
-          out.launches.push({ call: converted.call, state: converted.state, input: converted.taskInput, ...(converted.childId === undefined ? {} : { childId: converted.childId }) });
+          out.launches.push({
+            call: converted.call,
+            state: converted.state,
+            input: converted.taskInput,
+            ...(converted.childId === undefined ? {} : { childId: converted.childId }),
+          });
         }
         const end = isoTime(num(obj(obj(part, 'state'), 'time'), 'end'));
         noteTime(out.span, end ?? undefined);

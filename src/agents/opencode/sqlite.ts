@@ -48,7 +48,11 @@ function rowsOf(values: unknown[]): JsonObject[] {
 export function databaseProblem(path: string, error: unknown): FileProblem {
   const code = errorCode(error) ?? '';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return { path, kind: 'unreadable', reason: `database is locked by a running OpenCode (${errorMessage(error)}); scan again when it is idle` };
+    return {
+      path,
+      kind: 'unreadable',
+      reason: `database is locked by a running OpenCode (${errorMessage(error)}); scan again when it is idle`,
+    };
   }
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     return { path, kind: 'unreadable', reason: `not a readable SQLite database (${errorMessage(error)})` };
@@ -68,15 +72,20 @@ export function listDatabaseSessions(path: string, busyTimeoutMs: number): Promi
   });
 }
 
-const subtree = 'WITH RECURSIVE tree(id) AS (SELECT id FROM session WHERE id = ? UNION SELECT s.id FROM session s JOIN tree t ON s.parent_id = t.id)';
+const subtree =
+  'WITH RECURSIVE tree(id) AS (SELECT id FROM session WHERE id = ? UNION SELECT s.id FROM session s JOIN tree t ON s.parent_id = t.id)';
 
 /** The rows of one session and every session it launched (children, grandchildren…), in order. */
 export function loadDatabaseRows(path: string, rootId: string, busyTimeoutMs: number): Promise<OcRows> {
   return withDatabase(path, busyTimeoutMs, (db) =>
     // One read transaction, so a writer cannot slip a half-written step between the three reads.
     db.transaction(() => ({
-      sessions: rowsOf(db.prepare(`${subtree} SELECT * FROM session WHERE id IN (SELECT id FROM tree) ORDER BY time_created, id`).all(rootId)),
-      messages: rowsOf(db.prepare(`${subtree} SELECT * FROM message WHERE session_id IN (SELECT id FROM tree) ORDER BY time_created, id`).all(rootId)),
+      sessions: rowsOf(
+        db.prepare(`${subtree} SELECT * FROM session WHERE id IN (SELECT id FROM tree) ORDER BY time_created, id`).all(rootId),
+      ),
+      messages: rowsOf(
+        db.prepare(`${subtree} SELECT * FROM message WHERE session_id IN (SELECT id FROM tree) ORDER BY time_created, id`).all(rootId),
+      ),
       parts: rowsOf(db.prepare(`${subtree} SELECT * FROM part WHERE session_id IN (SELECT id FROM tree) ORDER BY id`).all(rootId)),
     }))(),
   );

@@ -49,7 +49,8 @@ function shapeOf(tool: string, input: JsonObject, metadata: JsonObject | undefin
     }
     case 'write': {
       const content = str(input, 'content');
-      if (content !== undefined) return { format: 'diff', input: plusMinus(undefined, content), ...(filePath === undefined ? {} : { path: filePath }) };
+      if (content !== undefined)
+        return { format: 'diff', input: plusMinus(undefined, content), ...(filePath === undefined ? {} : { path: filePath }) };
       break;
     }
     case 'patch':
@@ -98,7 +99,7 @@ export function opencodeToolCall(part: JsonObject, aborted: boolean, full = true
     if (shape.input !== undefined) call.input = clipInput(shape.input);
   }
   const stateName = str(state, 'status');
-  const output = stateName === 'error' ? str(state, 'error') ?? str(state, 'output') : str(state, 'output') ?? str(metadata, 'output');
+  const output = stateName === 'error' ? (str(state, 'error') ?? str(state, 'output')) : (str(state, 'output') ?? str(metadata, 'output'));
   if (output !== undefined && full) call.output = clipOutput(output);
   const status = statusOf[stateName ?? ''] ?? (aborted ? 'interrupted' : undefined);
   if (status !== undefined) call.status = status;

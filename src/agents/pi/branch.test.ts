@@ -26,8 +26,11 @@ const tree: PiLine[] = [
 ];
 
 describe('Pi session trees', () => {
-  it('follows the last entry\'s ancestor chain; the abandoned branch is no turn but stays a superseded message', async () => {
-    const { parsed, messages } = await parse([...tree, { type: 'session_info', id: 'i1', parentId: 'a3', timestamp: iso(8), name: 'demo' }]);
+  it("follows the last entry's ancestor chain; the abandoned branch is no turn but stays a superseded message", async () => {
+    const { parsed, messages } = await parse([
+      ...tree,
+      { type: 'session_info', id: 'i1', parentId: 'a3', timestamp: iso(8), name: 'demo' },
+    ]);
     const r = parsed.record!;
     expect(r.turns.map((t) => [t.role, t.text])).toEqual([
       ['user', 'start'],
@@ -67,7 +70,10 @@ describe('Pi session trees', () => {
 
   it('does not take a torn final row as the active leaf, and counts a broken middle row', async () => {
     const lines = [...tree.slice(0, 3), { type: 'message', id: 'bad' }, ...tree.slice(3)];
-    const { parsed, path } = await parse(lines, '{"type":"message","id":"a5","parentId":"a2","message":{"role":"assistant","content":[{"type":"text","text":"half');
+    const { parsed, path } = await parse(
+      lines,
+      '{"type":"message","id":"a5","parentId":"a2","message":{"role":"assistant","content":[{"type":"text","text":"half',
+    );
     expect(parsed.record!.turns.map((t) => t.text).at(-1)).toBe('active answer');
     expect(parsed.badLines).toEqual([]);
     const withBad = await parse(tree, 'not json\n');
@@ -79,10 +85,20 @@ describe('Pi session trees', () => {
     const { parsed, messages } = await parse([
       header('tree1', '/flat', undefined),
       user(null, null, 'edit it', 1),
-      assistant(null, null, 2, { calls: [{ id: 'e1', name: 'edit', arguments: { path: 'a.ts', oldText: 'x', newText: 'y' } }, { id: 'w1', name: 'write', arguments: { path: 'b.ts', content: 'hello' } }] }),
+      assistant(null, null, 2, {
+        calls: [
+          { id: 'e1', name: 'edit', arguments: { path: 'a.ts', oldText: 'x', newText: 'y' } },
+          { id: 'w1', name: 'write', arguments: { path: 'b.ts', content: 'hello' } },
+        ],
+      }),
       toolResult(null, null, 'e1', 'edit', 'Successfully replaced text', 3),
       toolResult(null, null, 'w1', 'write', 'denied', 3, true),
-      assistant(null, null, 4, { text: 'partial', calls: [{ id: 'b1', name: 'bash', arguments: { command: 'sleep 100' } }], stopReason: 'aborted', errorMessage: 'Request was aborted.' }),
+      assistant(null, null, 4, {
+        text: 'partial',
+        calls: [{ id: 'b1', name: 'bash', arguments: { command: 'sleep 100' } }],
+        stopReason: 'aborted',
+        errorMessage: 'Request was aborted.',
+      }),
       assistant(null, null, 5, { stopReason: 'error', errorMessage: 'overloaded', input: 0, output: 0 }),
       { type: 'compaction', timestamp: iso(6), summary: 'earlier work', tokensBefore: 1000 },
       { type: 'thinking_level_change', timestamp: iso(6), thinkingLevel: 'high' },

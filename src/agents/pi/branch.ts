@@ -26,7 +26,11 @@ export function splitBranches(entries: readonly PiEntry[]): Branches {
   if (leaf === undefined) return { active: [...entries], abandoned: [] };
   const chain: PiEntry[] = [];
   const seen = new Set<PiEntry>();
-  for (let at: PiEntry | undefined = leaf; at !== undefined && !seen.has(at); at = at.parentId === undefined ? undefined : byId.get(at.parentId)) {
+  for (
+    let at: PiEntry | undefined = leaf;
+    at !== undefined && !seen.has(at);
+    at = at.parentId === undefined ? undefined : byId.get(at.parentId)
+  ) {
     seen.add(at);
     chain.push(at);
   }

@@ -20,10 +20,18 @@ describe('agentlog with a Pi home', () => {
     const r = await runCli(['scan', '--json'], home, env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { sessions: { agent: string; session_id: string; file: string; turns: number; tool_calls: number; repo: string }[] };
+    const out = JSON.parse(r.stdout) as {
+      sessions: { agent: string; session_id: string; file: string; turns: number; tool_calls: number; repo: string }[];
+    };
     const pi = out.sessions.filter((s) => s.agent === 'pi');
     expect(pi).toHaveLength(1);
-    expect(pi[0]).toMatchObject({ session_id: sessionId, file: path, turns: 550, tool_calls: 391, repo: '/Users/badlogic/workspaces/pi-mono' });
+    expect(pi[0]).toMatchObject({
+      session_id: sessionId,
+      file: path,
+      turns: 550,
+      tool_calls: 391,
+      repo: '/Users/badlogic/workspaces/pi-mono',
+    });
   });
 
   it('show <id> --json prints the record, and the file path finds the same one', async () => {

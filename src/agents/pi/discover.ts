@@ -65,7 +65,12 @@ export async function discoverPi(home: string, bounds: PiBounds): Promise<Discov
     return { sessions: [], problems: [{ path: root, kind: 'unreadable', reason: errorMessage(error) }] };
   }
   const walk = await walkJsonl(root, bounds.walkEntries);
-  if (walk.exhausted) problems.push({ path: root, kind: 'oversized', reason: `more than ${bounds.walkEntries} entries under sessions/; the rest were not listed` });
+  if (walk.exhausted)
+    problems.push({
+      path: root,
+      kind: 'oversized',
+      reason: `more than ${bounds.walkEntries} entries under sessions/; the rest were not listed`,
+    });
   // One id in two files under one home (a copy): the most recently written wins.
   const byId = new Map<string, DiscoveredSession>();
   for (const path of walk.files) {

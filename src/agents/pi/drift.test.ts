@@ -17,7 +17,26 @@ const driftEntry = fc.record({
   summary: fc.jsonValue(),
   message: fc.oneof(
     fc.jsonValue(),
-    fc.record({ role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution'), content: fc.oneof(fc.string(), fc.array(fc.record({ type: fc.constantFrom('text', 'thinking', 'toolCall', 'image'), text: fc.jsonValue(), thinking: fc.jsonValue(), id: fc.jsonValue(), name: fc.jsonValue(), arguments: fc.jsonValue() }))), usage: fc.jsonValue(), toolCallId: fc.jsonValue(), stopReason: fc.jsonValue(), model: fc.jsonValue() }),
+    fc.record({
+      role: fc.constantFrom('user', 'assistant', 'toolResult', 'bashExecution'),
+      content: fc.oneof(
+        fc.string(),
+        fc.array(
+          fc.record({
+            type: fc.constantFrom('text', 'thinking', 'toolCall', 'image'),
+            text: fc.jsonValue(),
+            thinking: fc.jsonValue(),
+            id: fc.jsonValue(),
+            name: fc.jsonValue(),
+            arguments: fc.jsonValue(),
+          }),
+        ),
+      ),
+      usage: fc.jsonValue(),
+      toolCallId: fc.jsonValue(),
+      stopReason: fc.jsonValue(),
+      model: fc.jsonValue(),
+    }),
   ),
 });
 

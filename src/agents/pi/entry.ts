@@ -84,7 +84,7 @@ export function usageOf(value: unknown): Totals | undefined {
   t.cache_read_tokens = num(u, 'cacheRead') ?? 0;
   t.cache_creation_tokens = num(u, 'cacheWrite') ?? 0;
   const cost = obj(u, 'cost');
-  t.cost_usd = num(cost, 'total') ?? (typeof u['cost'] === 'number' ? num(u, 'cost') ?? null : null);
+  t.cost_usd = num(cost, 'total') ?? (typeof u['cost'] === 'number' ? (num(u, 'cost') ?? null) : null);
   return t;
 }
 
@@ -123,7 +123,15 @@ function assistantBody(m: JsonObject): PiBody {
         break;
     }
   }
-  return { type: 'assistant', parts, calls, model: text(m, 'model'), usage: usageOf(m['usage']), stopReason: text(m, 'stopReason'), errorMessage: text(m, 'errorMessage') };
+  return {
+    type: 'assistant',
+    parts,
+    calls,
+    model: text(m, 'model'),
+    usage: usageOf(m['usage']),
+    stopReason: text(m, 'stopReason'),
+    errorMessage: text(m, 'errorMessage'),
+  };
 }
 
 function messageBody(m: JsonObject | undefined, full: boolean): PiBody {
@@ -138,7 +146,13 @@ function messageBody(m: JsonObject | undefined, full: boolean): PiBody {
       if (toolCallId === undefined) return { type: 'other' };
       const output = contentText(m['content']);
       // Only the full detail level shows output and exit codes: below it, neither is kept.
-      return { type: 'toolResult', toolCallId, output: full ? clipOutput(output) : '', exitCode: full ? exitCodeOf(output) : undefined, isError: m['isError'] === true };
+      return {
+        type: 'toolResult',
+        toolCallId,
+        output: full ? clipOutput(output) : '',
+        exitCode: full ? exitCodeOf(output) : undefined,
+        isError: m['isError'] === true,
+      };
     }
     default:
       // bashExecution (a person's `!` command), custom/hook messages: machinery, not turns.
@@ -164,5 +178,11 @@ export function entryOf(o: JsonObject, line: number, full = true): PiEntry {
       body = { type: 'other' };
   }
   const parentId = o['parentId'];
-  return { line, id: text(o, 'id'), parentId: typeof parentId === 'string' && parentId !== '' ? parentId : undefined, at: isoOf(o['timestamp']) ?? isoOf(message?.['timestamp']), body };
+  return {
+    line,
+    id: text(o, 'id'),
+    parentId: typeof parentId === 'string' && parentId !== '' ? parentId : undefined,
+    at: isoOf(o['timestamp']) ?? isoOf(message?.['timestamp']),
+    body,
+  };
 }

@@ -16,7 +16,14 @@ export interface PiMessage {
 
 function prose(e: PiEntry): { role: 'user' | 'assistant'; text: string } | undefined {
   if (e.body.type === 'user') return { role: 'user', text: e.body.text };
-  if (e.body.type === 'assistant') return { role: 'assistant', text: e.body.parts.filter((p) => p.kind === 'text').map((p) => p.text).join('') };
+  if (e.body.type === 'assistant')
+    return {
+      role: 'assistant',
+      text: e.body.parts
+        .filter((p) => p.kind === 'text')
+        .map((p) => p.text)
+        .join(''),
+    };
   return undefined;
 }
 

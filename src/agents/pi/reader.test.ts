@@ -23,7 +23,16 @@ describe('piReader over the real flat session', () => {
     const { home, path } = await corpusHome();
     const found = await piReader.discover(home);
     expect(found.problems).toEqual([]);
-    expect(found.sessions).toEqual([{ agent: 'pi', sessionId: corpusId, home, path, files: [expect.objectContaining({ path, size: 974031 })], cwd: '/Users/badlogic/workspaces/pi-mono' }]);
+    expect(found.sessions).toEqual([
+      {
+        agent: 'pi',
+        sessionId: corpusId,
+        home,
+        path,
+        files: [expect.objectContaining({ path, size: 974031 })],
+        cwd: '/Users/badlogic/workspaces/pi-mono',
+      },
+    ]);
   });
 
   it('reads every line as one linear branch with usage and cost summed per message', async () => {
@@ -34,15 +43,33 @@ describe('piReader over the real flat session', () => {
     expect(parsed.badLines).toEqual([]);
     expect(parsed.cwds).toEqual(['/Users/badlogic/workspaces/pi-mono']);
     const r = parsed.record!;
-    expect(r).toMatchObject({ agent: 'pi', session_id: corpusId, repo: '/Users/badlogic/workspaces/pi-mono', branch: null, started_at: '2025-11-20T23:33:01.550Z', ended_at: '2025-11-21T02:14:02.980Z' });
+    expect(r).toMatchObject({
+      agent: 'pi',
+      session_id: corpusId,
+      repo: '/Users/badlogic/workspaces/pi-mono',
+      branch: null,
+      started_at: '2025-11-20T23:33:01.550Z',
+      ended_at: '2025-11-21T02:14:02.980Z',
+    });
     // The aborted gpt-5.1-codex request produced nothing and cost nothing: it names no model.
     expect(r.models).toEqual(['claude-sonnet-4-5']);
-    expect(r.totals).toMatchObject({ input_tokens: 1049, output_tokens: 83156, cache_read_tokens: 43229469, cache_creation_tokens: 4296232, reasoning_tokens: 0 });
+    expect(r.totals).toMatchObject({
+      input_tokens: 1049,
+      output_tokens: 83156,
+      cache_read_tokens: 43229469,
+      cache_creation_tokens: 4296232,
+      reasoning_tokens: 0,
+    });
     expect(r.totals.cost_usd).toBeCloseTo(30.3302, 4);
     expect(count(r.turns, 'user')).toBe(88);
     expect(count(r.turns, 'assistant')).toBe(439);
     expect(count(r.turns, 'reasoning')).toBe(1);
-    expect(r.turns.filter((t) => t.role === 'event').map((t) => t.text).sort()).toEqual([...Array(21).fill('interrupted'), 'error: terminated'].sort());
+    expect(
+      r.turns
+        .filter((t) => t.role === 'event')
+        .map((t) => t.text)
+        .sort(),
+    ).toEqual([...Array(21).fill('interrupted'), 'error: terminated'].sort());
     const all = calls(r.turns);
     expect(all).toHaveLength(391);
     // Every call has its result except those of requests that were cut off.
@@ -55,7 +82,7 @@ describe('piReader over the real flat session', () => {
     expect(r.turns.find((t) => t.role === 'reasoning')?.text).toMatch(/^The user wants me to use the thinking feature/);
   });
 
-  it('claims a Pi file anywhere, and not another agent\'s log', async () => {
+  it("claims a Pi file anywhere, and not another agent's log", async () => {
     const { home, path } = await corpusHome();
     expect(await piReader.claim(path)).toMatchObject({ sessionId: corpusId, home, path });
     const loose = join(await tempDir(), 'copy.jsonl');
@@ -69,7 +96,9 @@ describe('piReader over the real flat session', () => {
   it('keeps the one file in the custody tree, named from the home', async () => {
     const { home, path } = await corpusHome();
     const session = (await piReader.claim(path))!;
-    expect(await piReader.tree(session)).toEqual([{ relPath: `sessions/--Users-badlogic-workspaces-pi-mono--/${corpusName}`, kind: 'file', path }]);
+    expect(await piReader.tree(session)).toEqual([
+      { relPath: `sessions/--Users-badlogic-workspaces-pi-mono--/${corpusName}`, kind: 'file', path },
+    ]);
     expect(join(home, 'sessions/--Users-badlogic-workspaces-pi-mono--', corpusName)).toBe(path);
   });
 });
@@ -97,7 +126,11 @@ describe('piReader homes and discovery', () => {
 
   it('reads a v1 header without version or ids as one branch', async () => {
     const home = join(await tempDir(), 'agent');
-    const path = await writePiFile(home, 'x_flat.jsonl', [header('flat1', '/old', undefined), user(null, null, 'q', 1), assistant(null, null, 2, { text: 'a' })]);
+    const path = await writePiFile(home, 'x_flat.jsonl', [
+      header('flat1', '/old', undefined),
+      user(null, null, 'q', 1),
+      assistant(null, null, 2, { text: 'a' }),
+    ]);
     const parsed = await piReader.parse((await piReader.claim(path))!, { detail: 'full' });
     expect(parsed.record?.turns.map((t) => t.text)).toEqual(['q', 'a']);
     expect(parsed.record?.repo).toBe('/old');

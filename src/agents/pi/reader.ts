@@ -11,7 +11,11 @@ import { readPiFile } from './session-file.js';
 import { piSearchMessages } from './search-messages.js';
 
 /** Parses one discovered session; exported with its bounds so tests can use small ones. */
-export async function parsePi(session: DiscoveredSession, bounds: PiBounds = defaultPiBounds, detail: Detail = 'full'): Promise<ParsedSession> {
+export async function parsePi(
+  session: DiscoveredSession,
+  bounds: PiBounds = defaultPiBounds,
+  detail: Detail = 'full',
+): Promise<ParsedSession> {
   const path = session.path;
   let read;
   try {

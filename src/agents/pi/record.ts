@@ -18,7 +18,8 @@ export function piRecord(sessionId: string, file: PiFile, detail: Detail = 'full
     if (b.type !== 'assistant') continue;
     if (b.usage !== undefined) addTotals(record.totals, b.usage);
     // A request aborted before it produced anything or cost anything wrote no turn: its model is not one of the session's.
-    const spent = b.usage !== undefined && b.usage.input_tokens + b.usage.output_tokens + b.usage.cache_read_tokens + b.usage.cache_creation_tokens > 0;
+    const spent =
+      b.usage !== undefined && b.usage.input_tokens + b.usage.output_tokens + b.usage.cache_read_tokens + b.usage.cache_creation_tokens > 0;
     if (spent || b.parts.length > 0 || b.calls.length > 0) noteModel(record.models, b.model);
   }
   const cwd = file.header?.cwd;

@@ -17,7 +17,14 @@ export const piMessagesVersion = 1;
 function prose(e: PiEntry): { role: 'user' | 'assistant'; text: string } | undefined {
   if (e.body.type === 'user') return { role: 'user', text: e.body.text };
   // Text parts are joined with a newline, as every other agent's are (weak spot 15).
-  if (e.body.type === 'assistant') return { role: 'assistant', text: e.body.parts.filter((p) => p.kind === 'text').map((p) => p.text).join('\n') };
+  if (e.body.type === 'assistant')
+    return {
+      role: 'assistant',
+      text: e.body.parts
+        .filter((p) => p.kind === 'text')
+        .map((p) => p.text)
+        .join('\n'),
+    };
   return undefined;
 }
 
@@ -36,10 +43,13 @@ async function extract(session: DiscoveredSession) {
     const id = e.id ?? `line-${e.line}`;
     const ts = isoMs(e.at);
     newest = Math.max(newest, ts);
-    records.push(cappedRecord({ role: p.role, ts_ms: ts, text: p.text, locator: { kind: 'external_record_id', record_id: id }, item_id: id }));
+    records.push(
+      cappedRecord({ role: p.role, ts_ms: ts, text: p.text, locator: { kind: 'external_record_id', record_id: id }, item_id: id }),
+    );
     if (off.has(e)) superseded.push(id);
   }
-  const marks: SupersessionMark[] = superseded.length === 0 ? [] : [{ kind: 'record_ids', record_ids: superseded, at_ms: newest, reason: 'pi_inactive_branch' }];
+  const marks: SupersessionMark[] =
+    superseded.length === 0 ? [] : [{ kind: 'record_ids', record_ids: superseded, at_ms: newest, reason: 'pi_inactive_branch' }];
   return wholeExtract(files, records, marks, { badLines: read.file.badLines });
 }
 

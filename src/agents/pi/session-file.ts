@@ -22,7 +22,8 @@ const maxChunk = 2 * 1024 * 1024;
 /** `full`: keep each tool result's (clipped) output; the lower detail levels drop it unbuilt. */
 export async function readPiFile(path: string, bounds: PiBounds, full = true): Promise<PiFileRead> {
   const size = statSync(path).size;
-  if (size > bounds.fileBytes) return { ok: false, reason: `session file is ${size} bytes, over the ${bounds.fileBytes}-byte bound; not read` };
+  if (size > bounds.fileBytes)
+    return { ok: false, reason: `session file is ${size} bytes, over the ${bounds.fileBytes}-byte bound; not read` };
   const file: PiFile = { header: undefined, entries: [], badLines: 0, tornTail: false };
   let lineNo = 0;
   let tooLong = false;

@@ -23,7 +23,8 @@ function inputOf(call: PiToolCall): Pick<ToolCall, 'format' | 'path' | 'input'> 
   if (name === 'bash' && command !== undefined) return { format: 'shell', input: clipInput(command) };
   const oldText = str(args, 'oldText') ?? str(args, 'old_string');
   const newText = str(args, 'newText') ?? str(args, 'new_string');
-  if (name === 'edit' && oldText !== undefined && newText !== undefined) return withPath({ format: 'diff' as const, input: clipInput(lineDiff(oldText, newText)) });
+  if (name === 'edit' && oldText !== undefined && newText !== undefined)
+    return withPath({ format: 'diff' as const, input: clipInput(lineDiff(oldText, newText)) });
   const content = str(args, 'content');
   if (name === 'write' && content !== undefined) return withPath({ format: 'text' as const, input: clipInput(content) });
   if (args === undefined) return withPath({});

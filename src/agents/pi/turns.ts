@@ -25,19 +25,29 @@ export function branchTurns(active: readonly PiEntry[], full = true): Turn[] {
         const cut = b.stopReason === 'aborted' || b.stopReason === 'error';
         const said = b.parts.filter((p) => p.kind === 'text').map((p) => p.text);
         if (said.length > 0 || b.calls.length > 0) {
-          const turn: Turn = { role: 'assistant', at: e.at, text: clipMessage(said.join('\n\n')), tool_calls: b.calls.map((c) => toToolCall(c, results.get(c.id), cut, full)) };
+          const turn: Turn = {
+            role: 'assistant',
+            at: e.at,
+            text: clipMessage(said.join('\n\n')),
+            tool_calls: b.calls.map((c) => toToolCall(c, results.get(c.id), cut, full)),
+          };
           if (b.model !== undefined) turn.model = b.model;
           turns.push(turn);
         }
         if (b.stopReason === 'aborted') turns.push({ role: 'event', at: e.at, text: 'interrupted' });
-        else if (b.stopReason === 'error') turns.push({ role: 'event', at: e.at, text: clipMessage(`error: ${b.errorMessage ?? 'the request failed'}`) });
+        else if (b.stopReason === 'error')
+          turns.push({ role: 'event', at: e.at, text: clipMessage(`error: ${b.errorMessage ?? 'the request failed'}`) });
         break;
       }
       case 'compaction':
         turns.push({ role: 'event', at: e.at, text: 'context compacted' });
         break;
       case 'branch_summary':
-        turns.push({ role: 'event', at: e.at, text: clipMessage(b.summary.trim() === '' ? 'returned from a branch' : `returned from a branch: ${b.summary}`) });
+        turns.push({
+          role: 'event',
+          at: e.at,
+          text: clipMessage(b.summary.trim() === '' ? 'returned from a branch' : `returned from a branch: ${b.summary}`),
+        });
         break;
       default:
         break;

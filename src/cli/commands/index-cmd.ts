@@ -16,12 +16,7 @@ function mib(bytes: number): string {
 
 /** One line per sweep, and what failed (the sweep goes on past a session that fails). */
 function summary(r: SweepReport): string {
-  const parts = [
-    `${r.sessions} sessions`,
-    `${r.extracted} read`,
-    `${r.resumed} appended`,
-    `${r.unchanged} unchanged`,
-  ];
+  const parts = [`${r.sessions} sessions`, `${r.extracted} read`, `${r.resumed} appended`, `${r.unchanged} unchanged`];
   if (r.outside_window > 0) parts.push(`${r.outside_window} older than ${r.window_days} days`);
   if (r.gone > 0) parts.push(`${r.gone} gone`);
   if (r.expired > 0) parts.push(`${r.expired} expired`);
@@ -31,8 +26,10 @@ function summary(r: SweepReport): string {
 function notes(r: SweepReport, ctx: CliContext): void {
   for (const f of r.failed.slice(0, 20)) ctx.stderr.write(`  failed ${f.session}: ${f.reason}\n`);
   if (r.failed.length > 20) ctx.stderr.write(`  … and ${r.failed.length - 20} more (--json lists them)\n`);
-  if (r.quarantined_manifest !== null) ctx.stderr.write(`  the index manifest was corrupt: moved to ${r.quarantined_manifest} and rebuilt\n`);
-  if (r.agents_without_extractor.length > 0) ctx.stderr.write(`  not indexed yet (no message extraction): ${r.agents_without_extractor.join(', ')}\n`);
+  if (r.quarantined_manifest !== null)
+    ctx.stderr.write(`  the index manifest was corrupt: moved to ${r.quarantined_manifest} and rebuilt\n`);
+  if (r.agents_without_extractor.length > 0)
+    ctx.stderr.write(`  not indexed yet (no message extraction): ${r.agents_without_extractor.join(', ')}\n`);
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -49,7 +46,7 @@ export const indexCommand: Command = {
   flags: [
     { name: 'watch', short: 'w', help: 'keep sweeping (every --interval seconds and on file changes) until Ctrl-C' },
     { name: 'interval', value: 'S', help: `seconds between sweeps with --watch (default ${defaultIntervalMs / 1000})` },
-    { name: 'window-days', value: 'D', help: 'index the last D days (default: the index\'s own, 14 for a new one; 0 = all history)' },
+    { name: 'window-days', value: 'D', help: "index the last D days (default: the index's own, 14 for a new one; 0 = all history)" },
     ...commonFlags,
   ],
   async run(args, ctx) {

@@ -15,14 +15,27 @@ describe('agentlog index --watch', () => {
     const path = join(home, '.claude', 'projects', '-w', `${sid}.jsonl`);
     await mkdir(join(home, '.claude', 'projects', '-w'), { recursive: true });
     // Said just now (the default 14-day window counts back from the real clock here).
-    const said = (role: 'user' | 'assistant', text: string): string => `${JSON.stringify({ ...line(sid, { role, text, ago: 0 }), timestamp: new Date().toISOString() })}\n`;
+    const said = (role: 'user' | 'assistant', text: string): string =>
+      `${JSON.stringify({ ...line(sid, { role, text, ago: 0 }), timestamp: new Date().toISOString() })}\n`;
     await writeFile(path, said('user', 'watch me'));
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, AGENTLOG_HOME: join(home, '.agentlog'), CLAUDE_CONFIG_DIR: join(home, '.claude'), CODEX_HOME: join(home, '.codex'), TZ: 'UTC', NO_COLOR: '1' };
-    const child = spawn(process.execPath, [cliPath, 'index', '--watch', '--interval', '1', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      AGENTLOG_HOME: join(home, '.agentlog'),
+      CLAUDE_CONFIG_DIR: join(home, '.claude'),
+      CODEX_HOME: join(home, '.codex'),
+      TZ: 'UTC',
+      NO_COLOR: '1',
+    };
+    const child = spawn(process.execPath, [cliPath, 'index', '--watch', '--interval', '1', '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const found = async (q: string): Promise<boolean> => JSON.parse((await runCli(['search', q, '--json'], home)).stdout).sessions.length > 0;
+    const found = async (q: string): Promise<boolean> =>
+      JSON.parse((await runCli(['search', q, '--json'], home)).stdout).sessions.length > 0;
     const until = async (q: string): Promise<void> => {
       for (let i = 0; i < 100 && !(await found(q)); i++) await new Promise((r) => setTimeout(r, 100));
     };

@@ -8,4 +8,12 @@ import { renameCommand } from './rename.js';
 import { indexCommand } from './index-cmd.js';
 import { searchCommand } from './search.js';
 
-export const commands: readonly Command[] = [scanCommand, showCommand, keepCommand, tailCommand, renameCommand, indexCommand, searchCommand];
+export const commands: readonly Command[] = [
+  scanCommand,
+  showCommand,
+  keepCommand,
+  tailCommand,
+  renameCommand,
+  indexCommand,
+  searchCommand,
+];

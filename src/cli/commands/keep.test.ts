@@ -67,9 +67,15 @@ describe('agentlog keep', () => {
     expect(rows.map((r) => r.session_id)).toContain(demoId);
     expect(rows.every((r) => r.file.startsWith(join(t.state, 'kept')))).toBe(true);
     const tail = await runCli(['tail', demoId, '-n', '2', '--json'], t.home);
-    expect(JSON.parse(tail.stdout)).toMatchObject({ session: { root: 'kept' }, entries: [{ object: { uuid: 'pu1' } }, { object: { uuid: 'pa1' } }] });
+    expect(JSON.parse(tail.stdout)).toMatchObject({
+      session: { root: 'kept' },
+      entries: [{ object: { uuid: 'pu1' } }, { object: { uuid: 'pa1' } }],
+    });
     const again = await runCli(['keep', '--json', demoId], t.home);
-    expect(JSON.parse(again.stdout)).toMatchObject({ sessions: [{ session_id: demoId, root: 'kept', copied: [], skipped: [] }], totals: { copied: 0, skipped: 0 } });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      sessions: [{ session_id: demoId, root: 'kept', copied: [], skipped: [] }],
+      totals: { copied: 0, skipped: 0 },
+    });
     const all = await runCli(['keep'], t.home);
     expect(all.stdout).toMatch(/kept 0 sessions/);
   });

@@ -22,7 +22,8 @@ function printText(report: KeepReport, byId: boolean, ctx: CliContext): void {
   const where = report.installations.map((i) => `${i.root} (${i.agent} ${i.home})`).join(', ');
   const n = report.totals.sessions;
   ctx.stdout.write(`kept ${n} session${n === 1 ? '' : 's'}${where === '' ? '' : ` into ${where}`}: ${counts(report.totals)}\n`);
-  for (const s of report.sessions) for (const f of s.failed) ctx.stderr.write(`failed: ${s.agent} ${s.session_id} ${f.path}: ${f.message}\n`);
+  for (const s of report.sessions)
+    for (const f of s.failed) ctx.stderr.write(`failed: ${s.agent} ${s.session_id} ${f.path}: ${f.message}\n`);
   for (const p of report.problems) ctx.stderr.write(`warning: ${p.path}: ${p.message}\n`);
 }
 
@@ -44,7 +45,9 @@ export const keepCommand: Command = {
     const installationName = flagValue(args, 'installation');
     if (installationName !== undefined && catalog.scopes.length !== 1) {
       const homes = catalog.scopes.map((s) => `${s.reader.id} ${s.home}`).join(', ');
-      throw new UsageError(`--installation names one agent home, and this selection has ${catalog.scopes.length} (${homes || 'none'}); choose one with --agent`);
+      throw new UsageError(
+        `--installation names one agent home, and this selection has ${catalog.scopes.length} (${homes || 'none'}); choose one with --agent`,
+      );
     }
     const json = flag(args, 'json');
     const progress = progressBar(ctx.stderr, 'keeping', ids.length === 0);

@@ -12,7 +12,10 @@ const claudeId = '1af7fc5e-8455-4414-9ccd-011d40f70b2a';
 
 async function claudeHome(): Promise<string> {
   const home = await tempDir();
-  await copyCorpus(`claude/projects/-sample-project/${claudeId}.jsonl`, join(home, '.claude', 'projects', '-sample-project', `${claudeId}.jsonl`));
+  await copyCorpus(
+    `claude/projects/-sample-project/${claudeId}.jsonl`,
+    join(home, '.claude', 'projects', '-sample-project', `${claudeId}.jsonl`),
+  );
   return home;
 }
 
@@ -23,8 +26,16 @@ describe('agentlog rename', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(out).toEqual({ agent: 'claude_code', session_id: claudeId, name: 'Sample session', stored_in: 'overlay', path: join(home, '.agentlog', 'session_names.json') });
-    expect(JSON.parse(readFileSync(join(home, '.agentlog', 'session_names.json'), 'utf8'))).toEqual({ 'claude-code': { [claudeId]: 'Sample session' } });
+    expect(out).toEqual({
+      agent: 'claude_code',
+      session_id: claudeId,
+      name: 'Sample session',
+      stored_in: 'overlay',
+      path: join(home, '.agentlog', 'session_names.json'),
+    });
+    expect(JSON.parse(readFileSync(join(home, '.agentlog', 'session_names.json'), 'utf8'))).toEqual({
+      'claude-code': { [claudeId]: 'Sample session' },
+    });
 
     const scan = await runCli(['scan', '--json'], home);
     expect(scan.code).toBe(0);
@@ -42,7 +53,11 @@ describe('agentlog rename', () => {
 
   it('names an Intendant-format session in its own meta', async () => {
     const home = await tempDir();
-    const log = await SessionLog.open({ stateRoot: join(home, '.intendant'), projectRoot: '/home/dev/webapp', task: 'Fix the login redirect loop' });
+    const log = await SessionLog.open({
+      stateRoot: join(home, '.intendant'),
+      projectRoot: '/home/dev/webapp',
+      task: 'Fix the login redirect loop',
+    });
     log.userMessage({ provenance: 'task', text: 'Fix the login redirect loop' });
     log.turnStart(1);
     log.modelResponseWithMessage({ content: 'Found it.' });

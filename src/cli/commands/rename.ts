@@ -12,17 +12,22 @@ export const renameCommand: Command = {
   name: 'rename',
   summary: 'give a session a name that scan and show display',
   usage: 'rename <session-id-or-prefix> <name> [--agent A] [--json]',
-  flags: [{ name: 'agent', value: 'agent', help: 'look only in this agent\'s homes (when an id prefix is shared)' }, ...commonFlags],
+  flags: [{ name: 'agent', value: 'agent', help: "look only in this agent's homes (when an id prefix is shared)" }, ...commonFlags],
   async run(args, ctx) {
     const [target, ...words] = args.positionals;
-    if (target === undefined || words.length === 0) throw new UsageError('rename takes a session (an id, a unique id prefix or a file) and the new name');
+    if (target === undefined || words.length === 0)
+      throw new UsageError('rename takes a session (an id, a unique id prefix or a file) and the new name');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const { reader, session } = await resolveTarget(target, agents);
     const renamed = await renameSession(ctx.stateRoot, reader.id, session.sessionId, session.path, words.join(' '));
     if (flag(args, 'json')) {
-      ctx.stdout.write(`${JSON.stringify({ agent: reader.id, session_id: session.sessionId, name: renamed.name, stored_in: renamed.where, path: renamed.path })}\n`);
+      ctx.stdout.write(
+        `${JSON.stringify({ agent: reader.id, session_id: session.sessionId, name: renamed.name, stored_in: renamed.where, path: renamed.path })}\n`,
+      );
     } else {
-      ctx.stdout.write(`${reader.id} ${session.sessionId} is now “${renamed.name}” (${renamed.where === 'meta' ? 'in the session\'s own meta' : 'in the names overlay'}: ${renamed.path})\n`);
+      ctx.stdout.write(
+        `${reader.id} ${session.sessionId} is now “${renamed.name}” (${renamed.where === 'meta' ? "in the session's own meta" : 'in the names overlay'}: ${renamed.path})\n`,
+      );
     }
     return 0;
   },

@@ -53,7 +53,10 @@ export const scanCommand: Command = {
   name: 'scan',
   summary: 'list every session the agents left, newest first',
   usage: 'scan [--agent A[,B]] [--json]',
-  flags: [{ name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' }, ...commonFlags],
+  flags: [
+    { name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' },
+    ...commonFlags,
+  ],
   async run(args, ctx) {
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const json = flag(args, 'json');

@@ -29,7 +29,16 @@ describe('agentlog index / search', () => {
     expect(body.state).toBe('ready');
     const hit = body.sessions[0]?.hits[0];
     expect(body.sessions[0]?.session_key).toBe('claude_code:0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f');
-    expect(hit).toMatchObject({ role: 'user', snippet: 'Delegate a repo search to a subagent', ranges: [[0, 8], [28, 36]], superseded: false, subagent: false });
+    expect(hit).toMatchObject({
+      role: 'user',
+      snippet: 'Delegate a repo search to a subagent',
+      ranges: [
+        [0, 8],
+        [28, 36],
+      ],
+      superseded: false,
+      subagent: false,
+    });
     expect(hit?.locator).toEqual({ kind: 'external_record_id', record_id: 'pu1' });
     // The Task tool's description ("search files") is tool input, not something said.
     expect(JSON.parse((await runCli(['search', 'search files', '--json'], home)).stdout).sessions).toEqual([]);

@@ -57,13 +57,21 @@ function footer(body: SearchBody, terms: readonly string[], ctx: CliContext): vo
     err.write('the search index is empty: run `agentlog index` first (or keep `agentlog index --watch` running)\n');
     return;
   }
-  if (body.sessions.length === 0) err.write(`no messages in the last ${body.window_days === 0 ? 'any' : `${body.window_days} days`} match ${terms.map((t) => `"${t}"`).join(' ')}\n`);
+  if (body.sessions.length === 0)
+    err.write(
+      `no messages in the last ${body.window_days === 0 ? 'any' : `${body.window_days} days`} match ${terms.map((t) => `"${t}"`).join(' ')}\n`,
+    );
   if (body.state === 'partial') {
-    err.write(body.partial_reason === 'timeout' ? 'partial: the search ran out of time; run it again for the rest\n' : 'partial: the page hit its size budget\n');
+    err.write(
+      body.partial_reason === 'timeout'
+        ? 'partial: the search ran out of time; run it again for the rest\n'
+        : 'partial: the page hit its size budget\n',
+    );
   }
   if (body.cursor !== null) err.write(`more: add --cursor ${body.cursor}\n`);
   const stale = body.coverage.stale_by_ms;
-  if (stale !== null && stale > 60 * 60_000) err.write(`the index was last updated ${Math.round(stale / 60_000)} minutes ago: run \`agentlog index\` for newer messages\n`);
+  if (stale !== null && stale > 60 * 60_000)
+    err.write(`the index was last updated ${Math.round(stale / 60_000)} minutes ago: run \`agentlog index\` for newer messages\n`);
 }
 
 export const searchCommand: Command = {

@@ -21,19 +21,21 @@ export const showCommand: Command = {
   flags: [
     { name: 'detail', value: 'level', help: 'full (default), messages or summary' },
     { name: 'markdown', help: 'print the session as Markdown' },
-    { name: 'agent', value: 'agents', repeat: true, help: 'look only in these agents\' homes' },
+    { name: 'agent', value: 'agents', repeat: true, help: "look only in these agents' homes" },
     ...commonFlags,
   ],
   async run(args, ctx) {
     const target = args.positionals[0];
-    if (target === undefined || args.positionals.length > 1) throw new UsageError('show takes one session: a file, a folder, an id or a unique id prefix');
+    if (target === undefined || args.positionals.length > 1)
+      throw new UsageError('show takes one session: a file, a folder, an id or a unique id prefix');
     const detail = flagValue(args, 'detail') ?? 'full';
     if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
     if (flag(args, 'json') && flag(args, 'markdown')) throw new UsageError('--json and --markdown cannot be combined');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const { reader, session } = await resolveTarget(target, agents);
     const parsed = await reader.parse(session, { detail });
-    for (const b of parsed.badLines) ctx.stderr.write(`warning: ${b.count} unparseable line${b.count === 1 ? '' : 's'} skipped in ${b.path}\n`);
+    for (const b of parsed.badLines)
+      ctx.stderr.write(`warning: ${b.count} unparseable line${b.count === 1 ? '' : 's'} skipped in ${b.path}\n`);
     for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
     if (parsed.record === null) {
       ctx.stderr.write(`agentlog: ${session.path} holds no ${reader.displayName} session\n`);
@@ -43,9 +45,14 @@ export const showCommand: Command = {
     if (flag(args, 'json')) {
       writeRecord(record, (chunk) => ctx.stdout.write(chunk));
       ctx.stdout.write('\n');
-    }
-    else if (flag(args, 'markdown')) ctx.stdout.write(renderRecordMarkdown(record));
-    else writeRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name: await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path) }, (t) => ctx.stdout.write(t));
+    } else if (flag(args, 'markdown')) ctx.stdout.write(renderRecordMarkdown(record));
+    else
+      writeRecordText(
+        record,
+        ctx.color ? ansiStyle : plainStyle,
+        { file: session.path, name: await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path) },
+        (t) => ctx.stdout.write(t),
+      );
     return 0;
   },
 };

@@ -19,7 +19,11 @@ describe('agentlog tail', () => {
     const t = await claudeHome();
     const r = await runCli(['tail', '0a1b', '--json'], t.home);
     expect(r.code, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as { session: { session_id: string; root: string }; entries: { type: string }[]; older: string | null };
+    const doc = JSON.parse(r.stdout) as {
+      session: { session_id: string; root: string };
+      entries: { type: string }[];
+      older: string | null;
+    };
     expect(doc.session).toMatchObject({ session_id: demoId, root: 'vendor' });
     expect(doc.entries.map((e) => e.type)).toEqual(['system', 'user', 'assistant']);
     expect(doc.older).toBeNull();
@@ -63,7 +67,10 @@ describe('agentlog tail', () => {
     await waitFor(2);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    const docs = out.trim().split('\n').map((l) => JSON.parse(l) as { entries: { object: { uuid: string } }[]; restart: unknown });
+    const docs = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { entries: { object: { uuid: string } }[]; restart: unknown });
     expect(docs[0]?.entries.map((e) => e.object.uuid)).toEqual(['pa1']);
     expect(docs[1]).toMatchObject({ restart: null, entries: [{ object: { uuid: 'u4' } }] });
   });

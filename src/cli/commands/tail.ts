@@ -46,7 +46,7 @@ export const tailCommand: Command = {
   flags: [
     { name: 'lines', short: 'n', value: 'N', help: `how many entries (1-10000, default ${defaultLines})` },
     { name: 'follow', short: 'f', help: 'keep printing entries as the session is written (Ctrl-C stops)' },
-    { name: 'agent', value: 'agents', repeat: true, help: 'look only in these agents\' homes' },
+    { name: 'agent', value: 'agents', repeat: true, help: "look only in these agents' homes" },
     ...commonFlags,
   ],
   async run(args, ctx) {

@@ -64,7 +64,6 @@ export const ansiStyle: Style = {
  * output, say) become visible `^X` forms instead of acting on the terminal. Newlines and tabs stay.
  */
 export function safeText(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)
     ? text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
         const code = c.charCodeAt(0);

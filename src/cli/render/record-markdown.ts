@@ -31,7 +31,12 @@ function subagentLine(sub: Subagent): string {
 
 function renderCall(call: ToolCall, depth: number, out: string[]): void {
   const outcome = [call.status, call.exit_code !== undefined ? `exit ${call.exit_code}` : undefined].filter((x) => x !== undefined);
-  out.push(quote(`**${call.name}**${call.path !== undefined ? ` \`${call.path}\`` : ''}${outcome.length > 0 ? ` (${outcome.join(', ')})` : ''}`, depth));
+  out.push(
+    quote(
+      `**${call.name}**${call.path !== undefined ? ` \`${call.path}\`` : ''}${outcome.length > 0 ? ` (${outcome.join(', ')})` : ''}`,
+      depth,
+    ),
+  );
   if (call.input !== undefined && call.input !== '') {
     const lang = call.format === 'shell' ? 'sh' : call.format === 'diff' ? 'diff' : call.format === 'json' ? 'json' : '';
     out.push(quote(fence(call.input, lang), depth));
@@ -49,7 +54,18 @@ function renderTurns(turns: readonly Turn[], depth: number, out: string[]): void
   for (const turn of turns) {
     const model = turn.model !== undefined ? ` · ${turn.model}` : '';
     out.push(quote(`### ${turn.role}${model} · ${shortTime(turn.at)}`, depth));
-    if (turn.text !== '') out.push(quote(turn.role === 'reasoning' ? turn.text.split('\n').map((l) => `_${l}_`).join('\n') : turn.text, depth));
+    if (turn.text !== '')
+      out.push(
+        quote(
+          turn.role === 'reasoning'
+            ? turn.text
+                .split('\n')
+                .map((l) => `_${l}_`)
+                .join('\n')
+            : turn.text,
+          depth,
+        ),
+      );
     for (const call of turn.tool_calls ?? []) renderCall(call, depth, out);
   }
 }

@@ -76,7 +76,11 @@ export function renderRecordText(record: SessionRecord, style: Style, extras: He
 
 /** Prints the view line by line, so a very large session is never one string in memory. */
 export function writeRecordText(record: SessionRecord, style: Style, extras: HeaderExtras, write: (text: string) => void): void {
-  writeRecordLines(record, style, extras, { push: (...lines: string[]) => lines.forEach((l) => write(`${l}\n`)) });
+  writeRecordLines(record, style, extras, {
+    push: (...lines: string[]) => {
+      for (const l of lines) write(`${l}\n`);
+    },
+  });
 }
 
 function writeRecordLines(record: SessionRecord, style: Style, extras: HeaderExtras, out: Lines): void {

@@ -43,7 +43,14 @@ export async function claudeHome(readers: readonly AgentReader[] = [claudeCodeRe
     home,
     claude,
     state,
-    catalog: (extra = {}) => Catalog.open({ stateRoot: state, agents: readers.map((reader) => ({ reader, homes: [claude] })), version: '0.0.0-test', now: () => Date.parse('2026-01-02T03:04:05Z'), ...extra }),
+    catalog: (extra = {}) =>
+      Catalog.open({
+        stateRoot: state,
+        agents: readers.map((reader) => ({ reader, homes: [claude] })),
+        version: '0.0.0-test',
+        now: () => Date.parse('2026-01-02T03:04:05Z'),
+        ...extra,
+      }),
     vendor: (rel) => join(claude, rel),
   };
 }
@@ -110,4 +117,11 @@ export async function writeSession(home: string, id: string, lines: readonly str
 }
 
 export const line = (i: number, extra: Record<string, unknown> = {}): string =>
-  JSON.stringify({ type: i % 2 === 0 ? 'user' : 'assistant', uuid: `u${i}`, sessionId: 's', timestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, message: { role: i % 2 === 0 ? 'user' : 'assistant', content: `line ${i}` }, ...extra });
+  JSON.stringify({
+    type: i % 2 === 0 ? 'user' : 'assistant',
+    uuid: `u${i}`,
+    sessionId: 's',
+    timestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`,
+    message: { role: i % 2 === 0 ? 'user' : 'assistant', content: `line ${i}` },
+    ...extra,
+  });

@@ -27,12 +27,15 @@ export function line(sessionId: string, m: Said): Record<string, unknown> {
   counter++;
   const uuid = `${m.role[0]}-${counter}`;
   const timestamp = new Date(testNow - m.ago).toISOString();
-  const message = m.role === 'user' ? { role: 'user', content: m.text } : { role: 'assistant', id: `msg_${counter}`, model: 'claude-sonnet-4-5', content: [{ type: 'text', text: m.text }] };
+  const message =
+    m.role === 'user'
+      ? { role: 'user', content: m.text }
+      : { role: 'assistant', id: `msg_${counter}`, model: 'claude-sonnet-4-5', content: [{ type: 'text', text: m.text }] };
   return { parentUuid: null, isSidechain: false, type: m.role, sessionId, cwd: '/work/demo', uuid, timestamp, message, ...m.extra };
 }
 
 export function jsonl(lines: readonly unknown[]): string {
-  return lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+  return `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
 }
 
 export function claudeHome(home: string): string {

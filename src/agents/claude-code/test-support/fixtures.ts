@@ -25,13 +25,36 @@ function nextUuid(): string {
 }
 
 export function user(content: unknown, n: number, extra: Line = {}): Line {
-  return { parentUuid: null, isSidechain: false, type: 'user', sessionId, cwd, gitBranch: 'main', uuid: nextUuid(), timestamp: at(n), message: { role: 'user', content }, ...extra };
+  return {
+    parentUuid: null,
+    isSidechain: false,
+    type: 'user',
+    sessionId,
+    cwd,
+    gitBranch: 'main',
+    uuid: nextUuid(),
+    timestamp: at(n),
+    message: { role: 'user', content },
+    ...extra,
+  };
 }
 
 export function assistant(id: string | undefined, content: unknown, n: number, extra: Line = {}, message: Line = {}): Line {
   const msg: Line = { role: 'assistant', model: 'claude-sonnet-4-5', content, ...message };
   if (id !== undefined) msg.id = id;
-  return { parentUuid: null, isSidechain: false, type: 'assistant', sessionId, cwd, gitBranch: 'main', uuid: nextUuid(), timestamp: at(n), requestId: id === undefined ? undefined : `req_${id}`, message: msg, ...extra };
+  return {
+    parentUuid: null,
+    isSidechain: false,
+    type: 'assistant',
+    sessionId,
+    cwd,
+    gitBranch: 'main',
+    uuid: nextUuid(),
+    timestamp: at(n),
+    requestId: id === undefined ? undefined : `req_${id}`,
+    message: msg,
+    ...extra,
+  };
 }
 
 export function toolUse(id: string, name: string, input: Line): Line {
@@ -47,7 +70,7 @@ export function usage(input: number, output: number, cacheCreate = 0, cacheRead 
 }
 
 export function jsonl(lines: readonly unknown[]): string {
-  return lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+  return `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`;
 }
 
 export async function write(path: string, body: string | Buffer): Promise<string> {
@@ -62,7 +85,14 @@ export async function writeMain(home: string, lines: readonly unknown[], id = se
 }
 
 /** Writes `<home>/projects/<dir>/<session>/subagents/agent-<agentId>.jsonl` (+ `.meta.json` when given). */
-export async function writeSubagent(home: string, agentId: string, lines: readonly unknown[], meta?: Line, id = sessionId, dir = projectDir): Promise<string> {
+export async function writeSubagent(
+  home: string,
+  agentId: string,
+  lines: readonly unknown[],
+  meta?: Line,
+  id = sessionId,
+  dir = projectDir,
+): Promise<string> {
   const base = join(home, 'projects', dir, id, 'subagents', `agent-${agentId}`);
   if (meta !== undefined) await write(`${base}.meta.json`, JSON.stringify(meta));
   return write(`${base}.jsonl`, jsonl(lines));

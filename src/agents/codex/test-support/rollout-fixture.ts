@@ -34,7 +34,16 @@ export class Rollout {
   }
 
   meta(extra: Json = {}): this {
-    return this.line('session_meta', { id: this.id, timestamp: new Date(this.clock).toISOString(), cwd: '/work/demo', originator: 'codex_cli_rs', cli_version: '0.104.0', source: 'cli', git: { branch: 'main', commit_hash: 'abc' }, ...extra });
+    return this.line('session_meta', {
+      id: this.id,
+      timestamp: new Date(this.clock).toISOString(),
+      cwd: '/work/demo',
+      originator: 'codex_cli_rs',
+      cli_version: '0.104.0',
+      source: 'cli',
+      git: { branch: 'main', commit_hash: 'abc' },
+      ...extra,
+    });
   }
 
   turnContext(model = 'gpt-5-codex', cwd = '/work/demo'): this {
@@ -71,7 +80,12 @@ export class Rollout {
   }
 
   reasoning(summary: string[], encrypted = 'gAAAAABsecret'): this {
-    return this.line('response_item', { type: 'reasoning', summary: summary.map((text) => ({ type: 'summary_text', text })), content: null, encrypted_content: encrypted });
+    return this.line('response_item', {
+      type: 'reasoning',
+      summary: summary.map((text) => ({ type: 'summary_text', text })),
+      content: null,
+      encrypted_content: encrypted,
+    });
   }
 
   reasoningEvent(text: string): this {
@@ -79,7 +93,13 @@ export class Rollout {
   }
 
   functionCall(name: string, args: unknown, callId: string, extra: Json = {}): this {
-    return this.line('response_item', { type: 'function_call', name, arguments: typeof args === 'string' ? args : JSON.stringify(args), call_id: callId, ...extra });
+    return this.line('response_item', {
+      type: 'function_call',
+      name,
+      arguments: typeof args === 'string' ? args : JSON.stringify(args),
+      call_id: callId,
+      ...extra,
+    });
   }
 
   functionOutput(callId: string, output: unknown): this {
@@ -95,8 +115,18 @@ export class Rollout {
   }
 
   tokens(input: number, cached: number, output: number, reasoning: number): this {
-    const usage = { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output };
-    return this.line('event_msg', { type: 'token_count', info: { total_token_usage: usage, last_token_usage: usage, model_context_window: 258400 }, rate_limits: null });
+    const usage = {
+      input_tokens: input,
+      cached_input_tokens: cached,
+      output_tokens: output,
+      reasoning_output_tokens: reasoning,
+      total_tokens: input + output,
+    };
+    return this.line('event_msg', {
+      type: 'token_count',
+      info: { total_token_usage: usage, last_token_usage: usage, model_context_window: 258400 },
+      rate_limits: null,
+    });
   }
 
   event(type: string, payload: Json = {}): this {
@@ -114,7 +144,13 @@ export function rolloutName(id: string, start = '2026-10-01T09-00-00'): string {
 }
 
 /** Writes `body` as `<codexHome>/<dir>/2026/10/01/rollout-…-<id>.jsonl` and returns its path. */
-export async function writeRollout(codexHome: string, id: string, body: string | Rollout, dir: 'sessions' | 'archived_sessions' = 'sessions', day = '2026/10/01'): Promise<string> {
+export async function writeRollout(
+  codexHome: string,
+  id: string,
+  body: string | Rollout,
+  dir: 'sessions' | 'archived_sessions' = 'sessions',
+  day = '2026/10/01',
+): Promise<string> {
   const folder = join(codexHome, dir, ...day.split('/'));
   await mkdir(folder, { recursive: true });
   const path = join(folder, rolloutName(id));

@@ -72,13 +72,33 @@ export class FixtureSession {
 
   /** A user row of the message lane. */
   laneUser(ms: number, seq: number, text: string, opts: { turn?: number; provenance?: string; refSeq?: number } = {}): this {
-    const data: Record<string, unknown> = { message_id: this.nextMessageId(), message_seq: seq, provenance: opts.provenance ?? 'task', role: 'user', text };
+    const data: Record<string, unknown> = {
+      message_id: this.nextMessageId(),
+      message_seq: seq,
+      provenance: opts.provenance ?? 'task',
+      role: 'user',
+      text,
+    };
     if (opts.refSeq !== undefined) data.ref_seq = opts.refSeq;
-    return this.row({ ts: tod(ms), ts_ms: ms, ...(opts.turn !== undefined ? { turn: opts.turn } : {}), event: 'conversation_message', level: 'info', message: text.slice(0, 200), data });
+    return this.row({
+      ts: tod(ms),
+      ts_ms: ms,
+      ...(opts.turn !== undefined ? { turn: opts.turn } : {}),
+      event: 'conversation_message',
+      level: 'info',
+      message: text.slice(0, 200),
+      data,
+    });
   }
 
   /** `model_response_with_message`: the sidecar span, the diagnostic row, the canonical row. */
-  async laneAssistant(ms: number, turn: number, seq: number, text: string, tokens = { prompt: 100, completion: 10, cached: 0, cache_creation: 0 }): Promise<Span> {
+  async laneAssistant(
+    ms: number,
+    turn: number,
+    seq: number,
+    text: string,
+    tokens = { prompt: 100, completion: 10, cached: 0, cache_creation: 0 },
+  ): Promise<Span> {
     const span = await this.sidecar(`turns/turn_${pad3(turn)}_model.txt`, text);
     const total = tokens.prompt + tokens.completion;
     this.row({
@@ -98,16 +118,31 @@ export class FixtureSession {
       event: 'conversation_message',
       level: 'info',
       message: text.slice(0, 200),
-      data: { message_id: this.nextMessageId(), message_seq: seq, model_bytes: span.len, model_offset: span.offset, provenance: 'assistant', role: 'assistant' },
+      data: {
+        message_id: this.nextMessageId(),
+        message_seq: seq,
+        model_bytes: span.len,
+        model_offset: span.offset,
+        provenance: 'assistant',
+        role: 'assistant',
+      },
       file: span.file,
     });
     return span;
   }
 
   /** A pre-lane `model_response` (with a span unless `spanless`); `ts_ms` omitted when `ms` is a string. */
-  async legacyModel(when: number | string, turn: number, text: string, opts: { spanless?: boolean; tokens?: Record<string, number> } = {}): Promise<Span> {
+  async legacyModel(
+    when: number | string,
+    turn: number,
+    text: string,
+    opts: { spanless?: boolean; tokens?: Record<string, number> } = {},
+  ): Promise<Span> {
     const span = await this.sidecar(`turns/turn_${pad3(turn)}_model.txt`, text);
-    const data: Record<string, unknown> = { content_length: span.len, tokens: opts.tokens ?? { cache_creation: 0, cached: 0, completion: 5, prompt: 50, total: 55 } };
+    const data: Record<string, unknown> = {
+      content_length: span.len,
+      tokens: opts.tokens ?? { cache_creation: 0, cached: 0, completion: 5, prompt: 50, total: 55 },
+    };
     if (opts.spanless !== true) {
       data.model_bytes = span.len;
       data.model_offset = span.offset;
@@ -122,13 +157,29 @@ export class FixtureSession {
     const file = `turns/turn_${pad3(turn)}_agent_in.json`;
     await writeFile(join(this.dir, file), JSON.stringify({ commands }, null, 2));
     const functions = commands.map((c) => c.function);
-    this.row({ ts: tod(ms), ts_ms: ms, turn, event: 'agent_input', level: 'info', message: `Commands: ${functions.join(', ')}`, data: { functions, json_length: json.length }, file });
+    this.row({
+      ts: tod(ms),
+      ts_ms: ms,
+      turn,
+      event: 'agent_input',
+      level: 'info',
+      message: `Commands: ${functions.join(', ')}`,
+      data: { functions, json_length: json.length },
+      file,
+    });
   }
 
   /** `agent_output`: stdout/stderr appended to the turn's sidecars, referenced by span. */
   async agentOutput(ms: number, turn: number, stdout: string, stderr = '', extra: Record<string, unknown> = {}): Promise<void> {
     const data: Record<string, unknown> = { stdout_length: Buffer.byteLength(stdout), stderr_length: Buffer.byteLength(stderr), ...extra };
-    const row: Record<string, unknown> = { ts: tod(ms), ts_ms: ms, turn, event: 'agent_output', level: stderr === '' ? 'info' : 'warn', message: stdout === '' && stderr === '' ? '(no output)' : stdout.slice(0, 200) };
+    const row: Record<string, unknown> = {
+      ts: tod(ms),
+      ts_ms: ms,
+      turn,
+      event: 'agent_output',
+      level: stderr === '' ? 'info' : 'warn',
+      message: stdout === '' && stderr === '' ? '(no output)' : stdout.slice(0, 200),
+    };
     let file: string | undefined;
     let file2: string | undefined;
     if (stdout !== '') {

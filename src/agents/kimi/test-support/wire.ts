@@ -32,15 +32,33 @@ export interface FixtureStep {
 /** One model call as Kimi writes it: step.begin, llm.request, parts, calls and results, step.end, usage.record. */
 export function step(uuid: string, s: number, body: FixtureStep): WireRecord[] {
   const time = at(s);
-  const usage = { inputOther: body.usage?.inputOther ?? 10, output: body.usage?.output ?? 5, inputCacheRead: body.usage?.inputCacheRead ?? 0, inputCacheCreation: 0 };
+  const usage = {
+    inputOther: body.usage?.inputOther ?? 10,
+    output: body.usage?.output ?? 5,
+    inputCacheRead: body.usage?.inputCacheRead ?? 0,
+    inputCacheCreation: 0,
+  };
   const model = body.model ?? 'kimi-k2.7-code';
   const ev = (event: WireRecord): WireRecord => ({ type: 'context.append_loop_event', event, time });
-  const out: WireRecord[] = [ev({ type: 'step.begin', uuid, step: 1 }), { type: 'llm.request', kind: 'loop', model, modelAlias: `moonshot-ai/${model}`, time }];
-  if (body.think !== undefined) out.push(ev({ type: 'content.part', uuid: `${uuid}-think`, stepUuid: uuid, part: { type: 'think', think: body.think } }));
-  if (body.text !== undefined) out.push(ev({ type: 'content.part', uuid: `${uuid}-text`, stepUuid: uuid, part: { type: 'text', text: body.text } }));
+  const out: WireRecord[] = [
+    ev({ type: 'step.begin', uuid, step: 1 }),
+    { type: 'llm.request', kind: 'loop', model, modelAlias: `moonshot-ai/${model}`, time },
+  ];
+  if (body.think !== undefined)
+    out.push(ev({ type: 'content.part', uuid: `${uuid}-think`, stepUuid: uuid, part: { type: 'think', think: body.think } }));
+  if (body.text !== undefined)
+    out.push(ev({ type: 'content.part', uuid: `${uuid}-text`, stepUuid: uuid, part: { type: 'text', text: body.text } }));
   for (const c of body.calls ?? []) {
     out.push(ev({ type: 'tool.call', uuid: c.id, stepUuid: uuid, toolCallId: c.id, name: c.name, args: c.args }));
-    if (c.output !== undefined) out.push(ev({ type: 'tool.result', parentUuid: c.id, toolCallId: c.id, result: c.isError === true ? { output: c.output, isError: true } : { output: c.output } }));
+    if (c.output !== undefined)
+      out.push(
+        ev({
+          type: 'tool.result',
+          parentUuid: c.id,
+          toolCallId: c.id,
+          result: c.isError === true ? { output: c.output, isError: true } : { output: c.output },
+        }),
+      );
   }
   out.push(ev({ type: 'step.end', uuid, usage, finishReason: 'end_turn' }));
   out.push({ type: 'usage.record', model: `moonshot-ai/${model}`, usage, usageScope: 'turn', time });

@@ -80,7 +80,15 @@ export async function writeJsonTree(storage: string, sessions: readonly FixtureS
   for (const s of sessions) {
     const sessionDir = join(storage, 'session', 'proj');
     await mkdir(sessionDir, { recursive: true });
-    const info = { id: s.id, version: '1.1.0', projectID: 'proj', directory: s.directory, ...(s.parentId === undefined ? {} : { parentID: s.parentId }), title: s.title, time: { created: s.created, updated: s.updated } };
+    const info = {
+      id: s.id,
+      version: '1.1.0',
+      projectID: 'proj',
+      directory: s.directory,
+      ...(s.parentId === undefined ? {} : { parentID: s.parentId }),
+      title: s.title,
+      time: { created: s.created, updated: s.updated },
+    };
     await writeFile(join(sessionDir, `${s.id}.json`), JSON.stringify(info));
     const messageDir = join(storage, 'message', s.id);
     await mkdir(messageDir, { recursive: true });
@@ -88,7 +96,8 @@ export async function writeJsonTree(storage: string, sessions: readonly FixtureS
       await writeFile(join(messageDir, `${m.id}.json`), JSON.stringify({ id: m.id, sessionID: s.id, ...m.data }));
       const partDir = join(storage, 'part', m.id);
       await mkdir(partDir, { recursive: true });
-      for (const p of m.parts) await writeFile(join(partDir, `${p.id}.json`), JSON.stringify({ id: p.id, sessionID: s.id, messageID: m.id, ...p.data }));
+      for (const p of m.parts)
+        await writeFile(join(partDir, `${p.id}.json`), JSON.stringify({ id: p.id, sessionID: s.id, messageID: m.id, ...p.data }));
     }
   }
 }

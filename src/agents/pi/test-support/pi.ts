@@ -15,7 +15,12 @@ export function header(id: string, cwd = '/work/app', version: number | undefine
 }
 
 export function user(id: string | null, parentId: string | null, text: string, s: number): PiLine {
-  return { type: 'message', ...ids(id, parentId), timestamp: iso(s), message: { role: 'user', content: [{ type: 'text', text }], timestamp: t0 + s * 1000 } };
+  return {
+    type: 'message',
+    ...ids(id, parentId),
+    timestamp: iso(s),
+    message: { role: 'user', content: [{ type: 'text', text }], timestamp: t0 + s * 1000 },
+  };
 }
 
 export interface AssistantBody {
@@ -52,12 +57,31 @@ export function assistant(id: string | null, parentId: string | null, s: number,
   return { type: 'message', ...ids(id, parentId), timestamp: iso(s), message };
 }
 
-export function toolResult(id: string | null, parentId: string | null, toolCallId: string, toolName: string, text: string, s: number, isError = false): PiLine {
-  return { type: 'message', ...ids(id, parentId), timestamp: iso(s), message: { role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], isError, timestamp: t0 + s * 1000 } };
+export function toolResult(
+  id: string | null,
+  parentId: string | null,
+  toolCallId: string,
+  toolName: string,
+  text: string,
+  s: number,
+  isError = false,
+): PiLine {
+  return {
+    type: 'message',
+    ...ids(id, parentId),
+    timestamp: iso(s),
+    message: { role: 'toolResult', toolCallId, toolName, content: [{ type: 'text', text }], isError, timestamp: t0 + s * 1000 },
+  };
 }
 
 /** Writes `<home>/sessions/--work-app--/<name>` and returns its path. */
-export async function writePiFile(home: string, name: string, lines: readonly PiLine[], tail = '', cwdDir = '--work-app--'): Promise<string> {
+export async function writePiFile(
+  home: string,
+  name: string,
+  lines: readonly PiLine[],
+  tail = '',
+  cwdDir = '--work-app--',
+): Promise<string> {
   const dir = join(home, 'sessions', cwdDir);
   await mkdir(dir, { recursive: true });
   const path = join(dir, name);
