@@ -31,6 +31,12 @@ export function isDetail(value: string): value is Detail {
   return (detailLevels as readonly string[]).includes(value);
 }
 
+/**
+ * Token counts, each token counted once. `input_tokens` is the input *without* its cached part: an
+ * agent whose log counts cache reads inside its input figure (Codex `input_tokens`, Gemini `input`,
+ * Intendant `prompt`) has them taken out by its reader, so adding `input_tokens` and
+ * `cache_read_tokens` gives the whole input back, as Claude Code's usage states it.
+ */
 export interface Totals {
   input_tokens: number;
   output_tokens: number;

@@ -32,3 +32,17 @@ export function userText(displayContent: unknown, content: unknown): string {
   const cut = full.indexOf(referencedFilesMarker);
   return (cut === -1 ? full : full.slice(0, cut)).trim();
 }
+
+const continuePrompt = /^(System: )?Please continue\.$/;
+
+/**
+ * True for the prompt Gemini CLI sends on its own when the model stopped mid-task: the text
+ * "System: Please continue." (or without "System: "), or any user message whose recorded
+ * `displayContent` holds parts but no text (a tool response shown in place of typed text).
+ */
+export function isInjectedContinue(displayContent: unknown, text: string): boolean {
+  if (continuePrompt.test(text.trim())) return true;
+  if (displayContent === undefined || displayContent === null || typeof displayContent === 'string') return false;
+  const parts = Array.isArray(displayContent) ? displayContent : [displayContent];
+  return parts.length > 0 && contentText(displayContent).trim() === '';
+}

@@ -3,7 +3,7 @@
 import { arr, asObject, num, str, text, type JsonObject } from '../../json/narrow.js';
 import { clipMessage } from '../../record/clip.js';
 import { emptyTotals, type Totals, type ToolCall } from '../../record/types.js';
-import { contentText, userText } from './content.js';
+import { contentText, isInjectedContinue, userText } from './content.js';
 import { geminiToolCall } from './tool-call.js';
 
 export interface GeminiMessage {
@@ -32,11 +32,14 @@ const kinds: Record<string, GeminiMessage['kind']> = {
 function tokensOf(raw: JsonObject | undefined): Totals | undefined {
   if (raw === undefined) return undefined;
   const t = emptyTotals();
-  // Gemini states the prompt (cached part included), the tool-use prompt, candidates and thoughts
-  // separately; `total` is their sum, so the tool-use prompt counts as input.
-  t.input_tokens = (num(raw, 'input') ?? 0) + (num(raw, 'tool') ?? 0);
+  // Gemini states the prompt, the tool-use prompt, candidates and thoughts separately and `total` is
+  // their sum, so the tool-use prompt counts as input. `cached` is the part of the prompt served from
+  // the cache: the record counts it in `cache_read_tokens` only, never in `input_tokens` as well.
+  const input = num(raw, 'input') ?? 0;
+  const cached = num(raw, 'cached') ?? 0;
+  t.input_tokens = Math.max(0, input - cached) + (num(raw, 'tool') ?? 0);
   t.output_tokens = num(raw, 'output') ?? 0;
-  t.cache_read_tokens = num(raw, 'cached') ?? 0;
+  t.cache_read_tokens = cached;
   t.reasoning_tokens = num(raw, 'thoughts') ?? 0;
   return t;
 }
@@ -71,6 +74,9 @@ export function geminiMessage(value: unknown, fallbackId: string, full = true): 
   const content = raw.content ?? raw.parts;
   if (kind === 'user') {
     msg.text = clipMessage(userText(raw.displayContent, content));
+    // Gemini CLI asks the model to go on by itself ("System: Please continue."), recording a tool
+    // response as what was displayed: machinery the person never typed.
+    if (isInjectedContinue(raw.displayContent, msg.text)) msg.kind = 'event';
     return msg;
   }
   msg.text = clipMessage(contentText(content).trim());

@@ -73,7 +73,7 @@ describe('geminiReader over the corpus', () => {
       },
     ]);
     expect(rec?.totals).toEqual({
-      input_tokens: 11855 + 12069,
+      input_tokens: 11855 + 12069 - 11502,
       output_tokens: 81 + 147,
       cache_read_tokens: 11502,
       cache_creation_tokens: 0,
@@ -163,7 +163,7 @@ describe('geminiReader JSONL rules', () => {
       ['user', 'second ask'],
     ]);
     expect(rec?.totals).toEqual({
-      input_tokens: 52,
+      input_tokens: 50 - 20 + 2,
       output_tokens: 10,
       cache_read_tokens: 20,
       cache_creation_tokens: 0,

@@ -278,9 +278,12 @@ export class SessionBuilder {
     if (this.foreign(row)) return;
     const tokens = obj(row.data, 'tokens');
     if (tokens !== undefined) {
-      this.totals.input_tokens += num(tokens, 'prompt') ?? 0;
+      // `prompt` includes the cached part (`total` = prompt + completion): the record counts that
+      // part once, as a cache read.
+      const cached = num(tokens, 'cached') ?? 0;
+      this.totals.input_tokens += Math.max(0, (num(tokens, 'prompt') ?? 0) - cached);
       this.totals.output_tokens += num(tokens, 'completion') ?? 0;
-      this.totals.cache_read_tokens += num(tokens, 'cached') ?? 0;
+      this.totals.cache_read_tokens += cached;
       this.totals.cache_creation_tokens += num(tokens, 'cache_creation') ?? 0;
       this.totals.reasoning_tokens += num(tokens, 'reasoning') ?? 0;
     }

@@ -133,8 +133,9 @@ describe('intendant lane era', () => {
       started_at: '2026-07-19T10:03:27.512Z',
       ended_at: '2026-07-19T10:12:30.000Z',
     });
+    // `prompt` includes its cached part (5310 + 212 = total 5522): input counts only the uncached rest.
     expect(record.totals).toEqual({
-      input_tokens: 11310,
+      input_tokens: 5310 - 1024 + (6000 - 5000),
       output_tokens: 242,
       cache_read_tokens: 6024,
       cache_creation_tokens: 100,

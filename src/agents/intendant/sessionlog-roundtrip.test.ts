@@ -83,7 +83,7 @@ describe('intendant reader over agentlog/sessionlog', () => {
       ['assistant', 'Added a deterministic regression test.'],
     ]);
     expect(record).toMatchObject({ session_id: log.sessionId, repo: '/home/dev/webapp', models: ['claude-sonnet-4-5'] });
-    expect(record.totals).toMatchObject({ input_tokens: 5310 + 6000 + 6100, output_tokens: 212 + 30 + 40, cache_read_tokens: 1024 });
+    expect(record.totals).toMatchObject({ input_tokens: 5310 - 1024 + 6000 + 6100, output_tokens: 212 + 30 + 40, cache_read_tokens: 1024 });
     const calls = record.turns[3]?.tool_calls ?? [];
     expect(calls[0]).toEqual({
       name: 'execAsAgent',
