@@ -31,7 +31,7 @@ import { contentText } from './tool-calls.js';
 import { userTextOfEvent, userTextOfMessage } from './user-text.js';
 
 /** Bump when what this file extracts changes: the index then re-reads every Codex session. */
-export const codexMessagesVersion = 1;
+export const codexMessagesVersion = 2;
 
 /**
  * How many recent item ids a thread remembers for resolving rollback anchors (a rollback names a

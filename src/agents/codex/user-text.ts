@@ -61,6 +61,24 @@ export function isMachinery(text: string): boolean {
   return false;
 }
 
+/** Codex from an editor opens the message with the editor's state (active file, open tabs...). */
+const ideContextHeading = '# Context from my IDE setup:';
+/** ...and puts what was typed after this heading. */
+const ideRequestHeading = '## My request for Codex:';
+
+/**
+ * What was typed, out of a message the editor extension wrapped in its context; the text unchanged
+ * when it is not wrapped, "" when the wrapper holds no request. The context itself is dropped: the
+ * record has no place for a turn's metadata.
+ */
+export function withoutIdeContext(text: string): string {
+  const t = leadingTrimmed(text);
+  if (!t.startsWith(ideContextHeading)) return text;
+  const at = t.indexOf(`\n${ideRequestHeading}`);
+  if (at === -1) return '';
+  return t.slice(at + 1 + ideRequestHeading.length);
+}
+
 function partText(part: unknown): string | undefined {
   if (typeof part === 'string') return part;
   if (!isObject(part)) return undefined;
@@ -89,12 +107,18 @@ export function userTextOfMessage(payload: JsonObject): UserText {
       continue;
     }
     if (aligned !== undefined) {
-      if (aligned[i] === typedKind) kept.push(t);
+      if (aligned[i] === typedKind) kept.push(withoutIdeContext(t));
     } else if (allTyped || !isMachinery(t)) {
-      kept.push(t);
+      kept.push(withoutIdeContext(t));
     }
   }
-  return { text: kept.join('\n').trim(), aborted };
+  return {
+    text: kept
+      .filter((k) => k.trim() !== '')
+      .join('\n')
+      .trim(),
+    aborted,
+  };
 }
 
 /** The typed text of an `event_msg` user_message (one string; older builds also tag a `kind`). */
@@ -105,5 +129,5 @@ export function userTextOfEvent(payload: JsonObject): UserText {
   if (kind !== undefined && kind !== 'plain') return { text: '', aborted: false };
   if (leadingTrimmed(message).startsWith(abortMarker)) return { text: '', aborted: true };
   if (isMachinery(message)) return { text: '', aborted: false };
-  return { text: message.trim(), aborted: false };
+  return { text: withoutIdeContext(message).trim(), aborted: false };
 }

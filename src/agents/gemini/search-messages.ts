@@ -8,7 +8,7 @@ import type { DiscoveredSession, MessageExtractor } from '../types.js';
 import { loadConversation } from './load.js';
 
 /** Bump when what this file extracts changes: the index then re-reads every Gemini chat. */
-export const geminiMessagesVersion = 1;
+export const geminiMessagesVersion = 2;
 
 async function extract(session: DiscoveredSession) {
   const files = await wholeFiles([session.path]);
