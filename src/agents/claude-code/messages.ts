@@ -15,7 +15,7 @@ import { isTimestamp } from './transcript.js';
 import { stripUserText } from './user-text.js';
 
 /** Bump when what this file extracts changes: the index then re-reads every Claude Code session. */
-export const claudeMessagesVersion = 1;
+export const claudeMessagesVersion = 2;
 
 /** Claude Code's stand-in model on messages it wrote itself (API errors, "No response requested."). */
 const syntheticModel = '<synthetic>';
@@ -51,17 +51,57 @@ const markers = {
   stringContent: Buffer.from('"content":"'),
 } as const;
 
+const keys = { type: Buffer.from('"type"'), role: Buffer.from('"role"'), content: Buffer.from('"content"') } as const;
+const values = {
+  user: Buffer.from('"user"'),
+  assistant: Buffer.from('"assistant"'),
+  attachment: Buffer.from('"attachment"'),
+  text: Buffer.from('"text"'),
+  anyString: Buffer.from('"'),
+} as const;
+
+const isJsonSpace = (c: number | undefined): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+
+/** Whether `line` holds `key: value` written with any JSON whitespace around the colon. */
+function hasPair(line: Buffer, key: Buffer, value: Buffer): boolean {
+  let at = line.indexOf(key);
+  while (at !== -1) {
+    let i = at + key.length;
+    while (isJsonSpace(line[i])) i++;
+    if (line[i] === 58 /* : */) {
+      i++;
+      while (isJsonSpace(line[i])) i++;
+      if (line.subarray(i, i + value.length).equals(value)) return true;
+    }
+    at = line.indexOf(key, at + 1);
+  }
+  return false;
+}
+
+/** Markers as Claude Code writes them (compact JSON), else as a hand-formatted line spells them. */
+function spacedMayHoldProse(line: Buffer): boolean {
+  if (!hasPair(line, keys.type, values.user) && !hasPair(line, keys.type, values.assistant) && !hasPair(line, keys.type, values.attachment))
+    return false;
+  if (hasPair(line, keys.type, values.text) || line.indexOf(markers.queued) !== -1) return true;
+  const stringContent = hasPair(line, keys.content, values.anyString);
+  if (stringContent && hasPair(line, keys.role, values.user)) return true;
+  return line.indexOf(markers.toolResult) === -1 && stringContent;
+}
+
 /**
  * Cheap pre-filter on the raw bytes, before decoding or parsing: only user, assistant and
  * attachment lines can hold prose, and only through a text block, a string content or a queued
  * prompt. Lines that carry tool results or tool calls alone (most of a long session's bytes) are
  * never decoded. Inside a JSON string these markers are escaped (`\"type\":…`), so text that
- * merely quotes them does not match.
+ * merely quotes them does not match. Claude Code writes compact JSON; a line with whitespace after
+ * its colons (rewritten by another tool) is matched field by field instead.
  */
 function mayHoldProse(line: Buffer): boolean {
-  if (line.indexOf(markers.user) === -1 && line.indexOf(markers.assistant) === -1 && line.indexOf(markers.attachment) === -1) return false;
+  if (line.indexOf(markers.user) === -1 && line.indexOf(markers.assistant) === -1 && line.indexOf(markers.attachment) === -1)
+    return (line.indexOf('": ') !== -1 || line.indexOf('" :') !== -1) && spacedMayHoldProse(line);
   if (line.indexOf(markers.text) !== -1 || line.indexOf(markers.queued) !== -1 || line.indexOf(markers.userString) !== -1) return true;
-  return line.indexOf(markers.toolResult) === -1 && line.indexOf(markers.stringContent) !== -1;
+  if (line.indexOf(markers.toolResult) === -1 && line.indexOf(markers.stringContent) !== -1) return true;
+  return (line.indexOf('": ') !== -1 || line.indexOf('" :') !== -1) && spacedMayHoldProse(line);
 }
 
 interface Source {
