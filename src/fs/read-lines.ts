@@ -1,7 +1,7 @@
 // Streaming line reader: reads a file in large chunks and hands each line to a callback with its
 // byte offset, never holding more than one chunk plus one line in memory.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, readSync } from 'node:fs';
+import { openRegular, openRegularSync } from './read-open.js';
 
 export interface LineInfo {
   /** Byte offset of the line's first byte in the file. */
@@ -59,9 +59,8 @@ export type RawLineHandler = (buf: Buffer, start: number, end: number, info: Lin
  * core idle between chunks (large scans run in worker threads).
  */
 export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLinesOptions = {}): ReadLinesResult {
-  const fd = openSync(path, 'r');
+  const { fd, size } = openRegularSync(path);
   try {
-    const size = fstatSync(fd).size;
     const maxLine = opts.maxLineBytes ?? Number.POSITIVE_INFINITY;
     const chunk = Buffer.allocUnsafe(opts.chunkBytes ?? defaultChunk);
     let position = opts.start ?? 0;
@@ -142,7 +141,7 @@ export function forEachLineSync(path: string, onLine: LineHandler, opts: ReadLin
 
 /** Reads the first line of a file (at most `maxBytes`), or null if the file is empty. */
 export async function readFirstLine(path: string, maxBytes = 1 << 20): Promise<string | null> {
-  const handle = await open(path, 'r');
+  const { handle } = await openRegular(path);
   try {
     const buf = Buffer.allocUnsafe(Math.min(maxBytes, 64 * 1024));
     let collected: Buffer[] = [];
@@ -174,7 +173,7 @@ export async function readFirstLine(path: string, maxBytes = 1 << 20): Promise<s
  * newline comes within it; null for an empty file. Synchronous: discovery reads one per file.
  */
 export function readFirstLineSync(path: string, maxBytes: number): string | null {
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularSync(path);
   try {
     const buf = Buffer.allocUnsafe(Math.min(maxBytes, 64 * 1024));
     const collected: Buffer[] = [];

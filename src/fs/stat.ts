@@ -2,12 +2,18 @@
 import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { SessionFile } from '../agents/types.js';
+import { notRegularFile } from './read-open.js';
 
-/** The file's size and mtime, or null when it does not exist (or is not a regular file). */
+/**
+ * The file's size and mtime, or null when it does not exist or is a folder. Throws for an entry that
+ * cannot be read as a file: a link loop, no permission, or a FIFO, socket or device (`NotRegularFile`),
+ * so discovery reports it as unreadable instead of taking it for a missing file.
+ */
 export async function statFile(path: string): Promise<SessionFile | null> {
   try {
     const s = await stat(path);
-    if (!s.isFile()) return null;
+    if (s.isDirectory()) return null;
+    if (!s.isFile()) throw notRegularFile(path, s);
     return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
   } catch (error) {
     if (isNotFound(error)) return null;
@@ -29,11 +35,12 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The file's size and mtime without the thread-pool round trip, or null when it is missing or not a regular file. */
+/** `statFile` without the thread-pool round trip. */
 export function statFileSync(path: string): SessionFile | null {
   try {
     const s = statSync(path, { throwIfNoEntry: false });
-    if (s === undefined || !s.isFile()) return null;
+    if (s === undefined || s.isDirectory()) return null;
+    if (!s.isFile()) throw notRegularFile(path, s);
     return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
   } catch (error) {
     if (isNotFound(error)) return null;

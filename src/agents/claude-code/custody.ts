@@ -3,8 +3,9 @@
 // folder name: `/`, `.`, `_` and spaces all become `-`), and its sub-agent sidechains with the
 // launching tool_use id from each `.meta.json`.
 import { existsSync, readdirSync } from 'node:fs';
-import { readdir, readFile, lstat } from 'node:fs/promises';
+import { readdir, lstat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { readRegularFile } from '../../fs/read-open.js';
 import { isNotFound } from '../../fs/stat.js';
 import { asObject, str, type JsonObject } from '../../json/narrow.js';
 import type { CustodyHooks, DiscoveredSession, Sidechain, TreeEntry } from '../types.js';
@@ -49,7 +50,7 @@ async function readMeta(path: string): Promise<JsonObject | undefined> {
   try {
     const st = await lstat(path);
     if (!st.isFile() || st.size > maxMetaBytes) return undefined;
-    return asObject(JSON.parse(await readFile(path, 'utf8')));
+    return asObject(JSON.parse(await readRegularFile(path)));
   } catch {
     return undefined;
   }

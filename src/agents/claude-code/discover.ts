@@ -44,6 +44,8 @@ export interface DirScan {
    * name: loose `agent-*.jsonl` (older builds) and `<session>/subagents/` folders of a missing main.
    */
   strays: Map<string, string[]>;
+  /** Entries of the folder that could not be read (a link loop, a FIFO, a folder without permission). */
+  problems: FileProblem[];
 }
 
 function listDir(dir: string): Dirent[] {
@@ -51,14 +53,19 @@ function listDir(dir: string): Dirent[] {
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** The transcripts and meta files of one `<session>/subagents/` folder; none when it is missing. */
-export async function subagentFiles(dir: string): Promise<string[]> {
+/**
+ * The transcripts and meta files of one `<session>/subagents/` folder; none when it is missing. A
+ * folder that cannot be listed is reported in `problems` (when given) and holds none, else it throws.
+ */
+export async function subagentFiles(dir: string, problems?: FileProblem[]): Promise<string[]> {
   let entries: Dirent[];
   try {
     entries = listDir(dir);
   } catch (error) {
     if (isNotFound(error)) return [];
-    throw error;
+    if (problems === undefined) throw error;
+    problems.push(unreadable(dir, error));
+    return [];
   }
   const files: string[] = [];
   for (const e of entries) {
@@ -66,6 +73,10 @@ export async function subagentFiles(dir: string): Promise<string[]> {
     if (agentIdOfTranscript(e.name) !== undefined || agentIdOfMeta(e.name) !== undefined) files.push(childPath(dir, e.name));
   }
   return files;
+}
+
+function unreadable(path: string, error: unknown): FileProblem {
+  return { path, kind: 'unreadable', reason: errorMessage(error) };
 }
 
 async function headSessionId(path: string): Promise<string | undefined> {
@@ -97,6 +108,7 @@ export async function scanProjectDir(dir: string, onlyMain?: string): Promise<Di
   }
   const byId = new Map<string, SessionDraft>();
   const mains: SessionDraft[] = [];
+  const problems: FileProblem[] = [];
   for (const name of mainNames) {
     const path = childPath(dir, name);
     if (onlyMain !== undefined && path !== onlyMain) continue;
@@ -105,7 +117,7 @@ export async function scanProjectDir(dir: string, onlyMain?: string): Promise<Di
     let sessionId = isUuid(stem) ? stem : ((await headSessionId(path)) ?? stem);
     if (byId.has(sessionId)) sessionId = stem;
     const draft: SessionDraft = { sessionId, main: path, extra: [] };
-    if (subdirs.has(stem)) draft.extra.push(...(await subagentFiles(join(dir, stem, subagentsDirName))));
+    if (subdirs.has(stem)) draft.extra.push(...(await subagentFiles(join(dir, stem, subagentsDirName), problems)));
     byId.set(sessionId, draft);
     mains.push(draft);
   }
@@ -121,11 +133,11 @@ export async function scanProjectDir(dir: string, onlyMain?: string): Promise<Di
     const mainStems = new Set(mainNames.map((n) => n.slice(0, -jsonlExt.length)));
     for (const sub of subdirs) {
       if (mainStems.has(sub)) continue;
-      const files = await subagentFiles(join(dir, sub, subagentsDirName));
+      const files = await subagentFiles(join(dir, sub, subagentsDirName), problems);
       if (files.length > 0) addStray(strays, sub, files);
     }
   }
-  return { mains, strays };
+  return { mains, strays, problems };
 }
 
 /**
@@ -140,12 +152,25 @@ export function orphanDraft(sessionId: string, files: string[]): SessionDraft | 
   return { sessionId, main, extra: sorted.filter((f) => f !== main) };
 }
 
-/** Stats a draft's files into a discovered session; null when its main file is gone. */
-export async function toSession(draft: SessionDraft, home: string): Promise<DiscoveredSession | null> {
-  const stats = [draft.main, ...draft.extra].map(statFileSync);
-  const main = stats[0];
-  if (main === null || main === undefined) return null;
-  const files: SessionFile[] = stats.filter((s): s is SessionFile => s !== null);
+/**
+ * Stats a draft's files into a discovered session; null when its main file is gone or cannot be
+ * read. A file that cannot be read (a link loop, a FIFO) is that file's problem: it goes into
+ * `problems` and the rest of the session is kept.
+ */
+export async function toSession(draft: SessionDraft, home: string, problems: FileProblem[] = []): Promise<DiscoveredSession | null> {
+  const files: SessionFile[] = [];
+  for (const path of [draft.main, ...draft.extra]) {
+    let file: SessionFile | null;
+    try {
+      file = statFileSync(path);
+    } catch (error) {
+      problems.push(unreadable(path, error));
+      if (path === draft.main) return null;
+      continue;
+    }
+    if (file === null && path === draft.main) return null;
+    if (file !== null) files.push(file);
+  }
   return { agent: 'claude_code', sessionId: draft.sessionId, home, path: draft.main, files };
 }
 
@@ -158,7 +183,7 @@ export async function discoverClaude(home: string): Promise<Discovery> {
     dirs = listDir(root);
   } catch (error) {
     if (isNotFound(error)) return { sessions: [], problems };
-    return { sessions: [], problems: [{ path: root, kind: 'unreadable', reason: errorMessage(error) }] };
+    return { sessions: [], problems: [unreadable(root, error)] };
   }
   const drafts: SessionDraft[] = [];
   const byId = new Map<string, SessionDraft>();
@@ -171,7 +196,7 @@ export async function discoverClaude(home: string): Promise<Discovery> {
       scanned = await scanProjectDir(dir);
     } catch (error) {
       if (d.isSymbolicLink() && isNotFound(error)) continue;
-      problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
+      problems.push(unreadable(dir, error));
       continue;
     }
     for (const m of scanned.mains) {
@@ -179,6 +204,7 @@ export async function discoverClaude(home: string): Promise<Discovery> {
       if (!byId.has(m.sessionId)) byId.set(m.sessionId, m);
     }
     for (const [key, files] of scanned.strays) addStray(strays, key, files);
+    problems.push(...scanned.problems);
   }
   // A relocated worktree can leave a session's subagents under another project folder: join by id
   // across the whole home before calling anything an orphan.
@@ -192,7 +218,7 @@ export async function discoverClaude(home: string): Promise<Discovery> {
   }
   const sessions: DiscoveredSession[] = [];
   for (const draft of drafts) {
-    const s = await toSession(draft, home);
+    const s = await toSession(draft, home, problems);
     if (s !== null) sessions.push(s);
   }
   return { sessions, problems };

@@ -1,6 +1,6 @@
 // Where Claude Code keeps its files: the home, project folders, session and subagent file names.
-import { open } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
+import { openRegular } from '../../fs/read-open.js';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import type { HomeLookup } from '../types.js';
 
@@ -76,7 +76,7 @@ const headBytes = 64 * 1024;
 
 /** The first bytes of a file as text (a whole first line when it fits), or '' when empty. */
 export async function readHead(path: string, bytes = headBytes): Promise<string> {
-  const handle = await open(path, 'r');
+  const { handle } = await openRegular(path);
   try {
     const buf = Buffer.allocUnsafe(bytes);
     const { bytesRead } = await handle.read(buf, 0, bytes, 0);

@@ -1,7 +1,7 @@
 // Reads one Claude Code session's files (main transcript, subagent transcripts and their meta files)
 // into the record, streaming every transcript line by line.
-import { readFile } from 'node:fs/promises';
 import { forEachJsonObject } from '../../fs/read-jsonl.js';
+import { readRegularFile } from '../../fs/read-open.js';
 import { errorMessage, statFile } from '../../fs/stat.js';
 import { isObject, text, type JsonObject } from '../../json/narrow.js';
 import { newRecord, noteTime } from '../../record/draft.js';
@@ -73,7 +73,7 @@ async function readMeta(path: string): Promise<{ meta?: SubagentMeta; problem?: 
     if (s.size > maxMetaBytes) return { problem: { path, kind: 'oversized', reason: `subagent meta file over ${maxMetaBytes} bytes` } };
     let value: unknown;
     try {
-      value = JSON.parse(await readFile(path, 'utf8'));
+      value = JSON.parse(await readRegularFile(path));
     } catch (error) {
       if (error instanceof SyntaxError) return { bad: true };
       throw error;

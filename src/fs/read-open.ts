@@ -1,0 +1,86 @@
+// Opening a file for reading only when it is a regular file: a FIFO, socket or device named like a
+// session file would block the first read forever (or never end), so it is refused before a byte is read.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { AgentlogError } from '../errors.js';
+
+/**
+ * `O_NONBLOCK` makes opening a FIFO with no writer return at once instead of waiting for one (and
+ * changes nothing for a regular file), so the type check after the open cannot be raced into a hang.
+ */
+const readFlags = constants.O_RDONLY | constants.O_NONBLOCK;
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'named pipe (FIFO)';
+  if (st.isSocket()) return 'socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'device';
+  if (st.isDirectory()) return 'folder';
+  return 'special file';
+}
+
+/** Thrown for a path that is not a regular file; readers report it as `unreadable` and go on. */
+export function notRegularFile(path: string, st: Stats): AgentlogError<'NotRegularFile'> {
+  return new AgentlogError('NotRegularFile', 'failed', `${path} is a ${kindOf(st)}, not a regular file: it is not read`);
+}
+
+export interface OpenedFile {
+  fd: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Opens `path` for reading (following links) when it is a regular file; throws `NotRegularFile` otherwise. */
+export function openRegularSync(path: string | Buffer): OpenedFile {
+  const fd = openSync(path, readFlags);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notRegularFile(path.toString(), st);
+    return { fd, size: st.size, mtimeMs: st.mtimeMs };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** The asynchronous form of `openRegularSync`. */
+export async function openRegular(path: string | Buffer): Promise<{ handle: FileHandle; size: number; mtimeMs: number }> {
+  const handle = await open(path, readFlags);
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw notRegularFile(path.toString(), st);
+    return { handle, size: st.size, mtimeMs: st.mtimeMs };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** A regular file's whole content as UTF-8 (for small documents: metadata, state files). */
+export function readRegularFileSync(path: string | Buffer): string {
+  const { fd, size } = openRegularSync(path);
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    // Read to the end rather than trusting the size: the file may grow while it is read.
+    const buf = Buffer.allocUnsafe(Math.max(64 * 1024, Math.min(size + 1, 16 << 20)));
+    for (;;) {
+      const got = readSync(fd, buf, 0, buf.length, total);
+      if (got === 0) break;
+      chunks.push(Buffer.from(buf.subarray(0, got)));
+      total += got;
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The asynchronous form of `readRegularFileSync`. */
+export async function readRegularFile(path: string | Buffer): Promise<string> {
+  const { handle } = await openRegular(path);
+  try {
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
