@@ -70,10 +70,32 @@ export type TreeEntry =
   /** Sessions that live in a database are kept as an export the same reader can read back. */
   | { relPath: string; kind: 'export'; produce: () => Promise<Buffer> };
 
+/** An environment variable an agent reads its home from, and the value the agent assumes when it is unset. */
+export interface HomeVariable {
+  readonly name: string;
+  /** The value when unset, `~` standing for the user's home: `homes` answers the same either way. */
+  readonly default: string;
+}
+
+/** A name an agent keeps for a session in its own files (instead of agentlog's names overlay). */
+export interface OwnSessionNames {
+  /** The session's name, or null (none, or unreadable: a listing never fails for a name). */
+  read(sessionPath: string): Promise<string | null>;
+  /** Stores the name; answers the file written and the name as stored (normalised). */
+  write(sessionPath: string, name: string): Promise<{ path: string; name: string }>;
+}
+
 export interface AgentReader {
   readonly id: AgentId;
   /** How a person names the agent ("Claude Code"). */
   readonly displayName: string;
+  /**
+   * Other spellings a person types for the agent (`--agent`, the names overlay's sources), besides
+   * the id and the display name; each is also accepted with spaces, dashes, underscores or none.
+   */
+  readonly aliases: readonly string[];
+  /** The variables `homes` reads, in the order it reads them (the CLI's help lists them). */
+  readonly homeVariables: readonly HomeVariable[];
   /** The homes to look in, from the agent's own variables and defaults (existing or not). */
   homes(lookup: HomeLookup): string[];
   /** Lists the sessions under one home. A missing home is an empty discovery, not an error. */
@@ -86,8 +108,21 @@ export interface AgentReader {
   tree(session: DiscoveredSession): Promise<TreeEntry[]>;
   /** Shortcuts custody uses to find a session and its sub-agents (optional: custody falls back to `discover`). */
   custody?: CustodyHooks;
-  /** What was said in a session, for the message index (optional while an agent has none yet). */
-  messages?: MessageExtractor;
+  /** What was said in a session, for the message index. */
+  messages: MessageExtractor;
+  /**
+   * The working directory a session's first lines name, for custody facts when discovery did not
+   * learn it; absent when the agent's files never say it cheaply. Null when they do not; never throws.
+   */
+  cwd?(session: DiscoveredSession): Promise<string | null>;
+  /** Set when the agent keeps session names itself; every other agent's names live in the overlay. */
+  names?: OwnSessionNames;
+}
+
+/** A reader with the homes it looks in (the CLI edge resolves them from the environment). */
+export interface AgentHomes {
+  reader: AgentReader;
+  homes: string[];
 }
 
 /** An agent's message extraction for the search index (seed 000 "The extractors"). */

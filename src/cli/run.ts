@@ -1,4 +1,5 @@
 // Dispatches argv to a command, prints help and version, and turns typed errors into exit codes.
+import { readers } from '../agents/registry.js';
 import { commonFlags, formatFlags, parseArgs } from './args.js';
 import type { CliContext } from './context.js';
 import type { Command } from './command.js';
@@ -6,6 +7,12 @@ import { exitCodeOf, exitCodes, isAgentlogError } from '../errors.js';
 import { commands } from './commands/index.js';
 
 function mainHelp(version: string): string {
+  // Every agent's home variables come from its reader, so a new agent is listed without editing this.
+  const envHelp: [string, string][] = [
+    ['AGENTLOG_HOME', "agentlog's state (default ~/.agentlog)"],
+    ...readers.flatMap((r) => r.homeVariables.map((v): [string, string] => [v.name, `${r.displayName} (default ${v.default})`])),
+  ];
+  const envWidth = Math.max(...envHelp.map(([name]) => name.length));
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     `agentlog ${version}: read, keep and search coding agents' session logs`,
@@ -16,8 +23,9 @@ function mainHelp(version: string): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Every command takes --json (one JSON document on stdout) and --help.',
-    'Environment: AGENTLOG_HOME (state, default ~/.agentlog); agent homes from CLAUDE_CONFIG_DIR,',
-    'CODEX_HOME, KIMI_CODE_HOME, PI_CODING_AGENT_DIR, INTENDANT_HOME, XDG_DATA_HOME (each with its default).',
+    '',
+    'Environment:',
+    ...envHelp.map(([name, what]) => `  ${name.padEnd(envWidth)}  ${what}`),
     '',
   ].join('\n');
 }

@@ -7,6 +7,7 @@ import type { Entry } from './entry.js';
 import { maxPageSize } from './errors.js';
 import { decodeToken, encodeToken } from './page-token.js';
 import { claudeHome, demoAgent, demoId, jsonlReader, line, mainRel, sampleId, smallId, writeSession } from './test-support/homes.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -16,7 +17,7 @@ async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
 
 const uuids = (entries: readonly Entry[]): unknown[] => entries.map((e) => e.object?.uuid ?? e.text);
 
-describe('locate', () => {
+describe.skipIf(!hasCorpus)('locate', () => {
   it('resolves the vendor tree first, then the kept copy once the vendor pruned it, naming the root that won', async () => {
     const t = await claudeHome();
     const catalog = await t.catalog();
@@ -78,7 +79,7 @@ describe('locate', () => {
   });
 });
 
-describe('entries', () => {
+describe.skipIf(!hasCorpus)('entries', () => {
   it('streams the main thread forward with line numbers, keeping unparseable lines as raw entries', async () => {
     const t = await claudeHome();
     const reader = jsonlReader();
@@ -108,7 +109,7 @@ describe('entries', () => {
   });
 });
 
-describe('pages', () => {
+describe.skipIf(!hasCorpus)('pages', () => {
   it('tails the newest entries and pages backward to the first with tokens', async () => {
     const t = await claudeHome();
     const catalog = await t.catalog();
@@ -201,7 +202,7 @@ describe('pages', () => {
   });
 });
 
-describe('subagentEntries', () => {
+describe.skipIf(!hasCorpus)('subagentEntries', () => {
   it('streams a sidechain joined by the sub-agent id (the real meta has no toolUseId) or by the meta toolUseId', async () => {
     const t = await claudeHome();
     const catalog = await t.catalog();
@@ -234,7 +235,7 @@ describe('subagentEntries', () => {
   });
 });
 
-describe('prune simulation', () => {
+describe.skipIf(!hasCorpus)('prune simulation', () => {
   it('keeps, loses the vendor files, reads everything back from custody, and a second keep is a no-op', async () => {
     const t = await claudeHome();
     const live = await t.catalog();
@@ -261,7 +262,7 @@ describe('prune simulation', () => {
   });
 });
 
-describe('a transcript pruned between locate and open', () => {
+describe.skipIf(!hasCorpus)('a transcript pruned between locate and open', () => {
   it('is located once more (landing on the kept copy) instead of failing', async () => {
     const { openTranscript } = await import('./transcript.js');
     const t = await claudeHome();

@@ -1,10 +1,8 @@
 // Custody facts: written beside a session's main file on its first keep, never rewritten, so the
 // kept copy says where it came from and since when.
-import { open, readFile } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { obj, parseObjectLine, str } from '../json/narrow.js';
 import { agentIds } from '../record/types.js';
 import { custodyErrors } from './errors.js';
 import { factsRel } from './paths.js';
@@ -17,7 +15,7 @@ export const custodyFactsSchema = z.object({
   agent: z.enum(agentIds),
   session_id: z.string(),
   installation_key: z.string(),
-  /** The working directory when discovery knew it, else null. */
+  /** The working directory when discovery (or the reader's `cwd`) knew it, else null. */
   cwd: z.string().nullable(),
   /** The vendor file the main transcript was first kept from. */
   source_path: z.string(),
@@ -58,30 +56,5 @@ export async function readFacts(root: string, mainRel: string): Promise<CustodyF
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
-  }
-}
-
-/**
- * The working directory a transcript's first lines name (`cwd`, or a wrapped `payload.cwd`), read from
- * its first 64 KiB only; null when none does. Used when discovery did not learn the cwd.
- */
-export async function peekCwd(path: string): Promise<string | null> {
-  let handle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    for (const line of buf.toString('utf8', 0, bytesRead).split('\n')) {
-      const o = parseObjectLine(line);
-      const cwd = str(o, 'cwd') ?? str(obj(o, 'payload'), 'cwd');
-      if (cwd !== undefined && cwd !== '') return cwd;
-    }
-    return null;
-  } finally {
-    await handle.close();
   }
 }

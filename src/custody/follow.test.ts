@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FollowBatch } from './follow.js';
 import { claudeHome, jsonlReader, line, writeSession } from './test-support/homes.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
 async function next(it: AsyncIterator<FollowBatch>, ms = 5000): Promise<FollowBatch> {
   let timer: NodeJS.Timeout | undefined;
@@ -32,7 +33,7 @@ async function setup(watch: boolean) {
   return { t, path, catalog, stop, it };
 }
 
-describe('follow', () => {
+describe.skipIf(!hasCorpus)('follow', () => {
   for (const watch of [true, false]) {
     it(`yields appended entries in batches, holding back a torn line (${watch ? 'watching' : 'polling'})`, async () => {
       const { path, stop, it } = await setup(watch);

@@ -1,7 +1,7 @@
 import { open, readdir, readFile, rename, stat, symlink, utimes, writeFile, appendFile, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support/temp.js';
+import { hasCorpus, tempDir } from '../../test/support/temp.js';
 import type { SessionFile } from '../agents/types.js';
 import { KeepManifest, racyMarginMs, type FileFacts } from './keep-manifest.js';
 import { claudeHome, jsonlReader, line, mainRel, smallId, writeSession, type TestHome } from './test-support/homes.js';
@@ -48,7 +48,7 @@ async function keptHome(): Promise<{ t: TestHome; root: string }> {
 
 const keepAgain = async (t: TestHome) => (await t.catalog({ now: Date.now })).keep();
 
-describe('keep with a manifest', () => {
+describe.skipIf(!hasCorpus)('keep with a manifest', () => {
   it('skips an unchanged home without looking at the kept side, and does not rewrite the manifest', async () => {
     const { t, root } = await keptHome();
     const manifest = await stat(join(root, '.keep-manifest'));

@@ -6,7 +6,7 @@ import { basename, join, resolve, sep } from 'node:path';
 import type { AgentReader, DiscoveredSession, TreeEntry } from '../agents/types.js';
 import { bufferSource, openVendorFile, type ByteSource } from './byte-source.js';
 import { custodyErrors } from './errors.js';
-import { peekCwd, stageFactsOnce, type CustodyFacts } from './facts.js';
+import { stageFactsOnce, type CustodyFacts } from './facts.js';
 import type { Installation } from './installation.js';
 import { runAction, type ActionResult, type KeepOutcome } from './keep-exec.js';
 import type { KeepManifest } from './keep-manifest.js';
@@ -195,7 +195,13 @@ async function carryOut(
 }
 
 /** The custody facts beside the main transcript, written once it is kept (a crash before that writes them next time). */
-async function keepFacts(run: KeepRun, session: DiscoveredSession, main: Planned, report: SessionKeepReport): Promise<void> {
+async function keepFacts(
+  run: KeepRun,
+  reader: AgentReader,
+  session: DiscoveredSession,
+  main: Planned,
+  report: SessionKeepReport,
+): Promise<void> {
   if (run.manifest.hasFacts(main.rel) || report.failed.some((f) => f.path === main.rel)) return;
   try {
     await ensureDirs(run.installation.root, relDir(main.rel), run.keptDirs);
@@ -205,7 +211,7 @@ async function keepFacts(run: KeepRun, session: DiscoveredSession, main: Planned
       agent: session.agent,
       session_id: session.sessionId,
       installation_key: run.installation.key,
-      cwd: session.cwd ?? (entry.kind === 'file' ? await peekCwd(join(run.home, main.rel)) : null),
+      cwd: session.cwd ?? (await reader.cwd?.(session)) ?? null,
       source_path: entry.kind === 'file' ? entry.path : `${session.path} (export)`,
       first_kept_at: new Date(run.now()).toISOString(),
       agentlog_version: run.version,
@@ -256,7 +262,7 @@ export async function keepSession(run: KeepRun, reader: AgentReader, session: Di
   const main = planned[0];
   const done = (async () => {
     await settled;
-    if (main !== undefined && main.entry === tree[0]) await keepFacts(run, session, main, report);
+    if (main !== undefined && main.entry === tree[0]) await keepFacts(run, reader, session, main, report);
     return report;
   })();
   return { done };

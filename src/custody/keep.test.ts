@@ -1,7 +1,7 @@
 import { appendFile, lstat, mkdir, readdir, readFile, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support/temp.js';
+import { hasCorpus, tempDir } from '../../test/support/temp.js';
 import { readFacts } from './facts.js';
 import { keptRoot } from './paths.js';
 import {
@@ -30,7 +30,7 @@ async function onlyRoot(catalog: Catalog): Promise<string> {
   return keptRoot(catalog.stateRoot, installs[0] as string);
 }
 
-describe('keep', () => {
+describe.skipIf(!hasCorpus)('keep', () => {
   it('copies every session tree byte for byte, private, then skips everything the second time', async () => {
     const t = await claudeHome();
     const catalog = await t.catalog();
@@ -191,7 +191,7 @@ describe('keep', () => {
   });
 });
 
-describe('keep refuses symbolic links', () => {
+describe.skipIf(!hasCorpus)('keep refuses symbolic links', () => {
   it('in the vendor tree: a linked file, a linked main transcript, a linked folder', async () => {
     const t = await claudeHome();
     const outside = await tempDir('agentlog-outside-');
@@ -261,7 +261,7 @@ describe('keep refuses symbolic links', () => {
   });
 });
 
-describe('keep after a crash', () => {
+describe.skipIf(!hasCorpus)('keep after a crash', () => {
   it('reuses the backup an interrupted refresh linked, and extends safely past it', async () => {
     const t = await claudeHome();
     const reader = jsonlReader();

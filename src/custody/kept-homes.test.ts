@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
 import { withKeptRoots, vendorHomes } from './kept-homes.js';
 import { claudeHome, demoId, jsonlReader } from './test-support/homes.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
-describe('kept roots as extra homes', () => {
+describe.skipIf(!hasCorpus)('kept roots as extra homes', () => {
   it('come after the vendor homes of the reader whose home they keep, and only that one', async () => {
     const t = await claudeHome();
     const other = jsonlReader();

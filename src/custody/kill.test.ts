@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
-import { repoRoot, tempDir } from '../../test/support/temp.js';
+import { hasCorpus, repoRoot, tempDir } from '../../test/support/temp.js';
 import { Catalog } from './catalog.js';
 import { claudeHome, line, treeBytes } from './test-support/homes.js';
 
@@ -96,9 +96,11 @@ const custodyOwn = (rel: string): boolean =>
   rel.includes('.lock.stale-');
 
 describe('keep killed at random points', () => {
-  it.skipIf(!existsSync(distCustody))(
+  it.skipIf(!hasCorpus)(
     'always leaves custody readable and converges to a clean keep',
     async () => {
+      // The global setup builds dist when it is older than src, so a missing build is a failure, not a skip.
+      expect(existsSync(distCustody), 'run `npm run build` first: the child process imports dist/custody').toBe(true);
       const t = await claudeHome();
       const mains = await grow(t.claude, 14);
       await stamp(mains, -1);

@@ -1,61 +1,60 @@
 // Source names of the overlay: free-form spellings ("claude code", "cc", "kimi code") collapse
 // to one canonical source per agent, so one session never gets two names under two spellings
-// (seed "Session Naming and Aliasing Across Backends").
-import type { AgentId } from '../record/types.js';
+// (seed "Session Naming and Aliasing Across Backends"). Every spelling comes from the registry.
+import { readers } from '../agents/registry.js';
+import type { AgentReader } from '../agents/types.js';
+import { agentIds, type AgentId } from '../record/types.js';
 
-/** The overlay source of each agent; a new agent id is a compile error here until it is added. */
-export const sourceOfAgent = {
-  claude_code: 'claude-code',
-  codex: 'codex',
-  kimi: 'kimi',
-  pi: 'pi',
-  intendant: 'intendant',
-  gemini: 'gemini',
-  opencode: 'opencode',
-} as const satisfies Record<AgentId, string>;
-export type Source = (typeof sourceOfAgent)[AgentId];
+/**
+ * An agent's canonical source: its id with dashes (`claude_code` → `claude-code`). Sources are
+ * written into session_names.json, so this rule must never change for an agent already shipped.
+ */
+export function sourceOf(id: AgentId): string {
+  return id.replaceAll('_', '-');
+}
 
-const aliases: Record<string, Source> = {
-  '': 'intendant',
-  session: 'intendant',
-  intendant: 'intendant',
-  'claude-code': 'claude-code',
-  claude_code: 'claude-code',
-  claudecode: 'claude-code',
-  'claude code': 'claude-code',
-  claude: 'claude-code',
-  cc: 'claude-code',
-  codex: 'codex',
-  'codex-cli': 'codex',
-  codex_cli: 'codex',
-  'codex cli': 'codex',
-  kimi: 'kimi',
-  'kimi-code': 'kimi',
-  kimi_code: 'kimi',
-  kimicode: 'kimi',
-  'kimi code': 'kimi',
-  pi: 'pi',
-  'pi-coding-agent': 'pi',
-  pi_coding_agent: 'pi',
-  'pi coding agent': 'pi',
-  gemini: 'gemini',
-  'gemini-cli': 'gemini',
-  gemini_cli: 'gemini',
-  'gemini cli': 'gemini',
-  opencode: 'opencode',
-  'open-code': 'opencode',
-  open_code: 'opencode',
-  'open code': 'opencode',
-};
+/** The overlay source of each agent. */
+export const sourceOfAgent: Readonly<Record<AgentId, string>> = Object.fromEntries(agentIds.map((id) => [id, sourceOf(id)])) as Record<
+  AgentId,
+  string
+>;
+
+const collapse = (raw: string): string => raw.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/** A spelling with its words joined by a space, a dash, an underscore and nothing ("kimi code", "kimi-code", …). */
+function variants(spelling: string): string[] {
+  const words = collapse(spelling)
+    .split(/[\s_-]+/)
+    .filter((w) => w !== '');
+  return [...new Set([' ', '-', '_', ''].map((sep) => words.join(sep)))];
+}
+
+/** Every spelling of every registered agent, to its canonical source. A spelling two agents claim is a bug. */
+export function aliasTable(list: readonly AgentReader[] = readers): Map<string, string> {
+  const table = new Map<string, string>();
+  for (const reader of list) {
+    const source = sourceOf(reader.id);
+    for (const spelling of [reader.id, reader.displayName, ...reader.aliases]) {
+      for (const v of variants(spelling)) {
+        const taken = table.get(v);
+        if (taken !== undefined && taken !== source) throw new Error(`agent spelling "${v}" names both ${taken} and ${source}`);
+        table.set(v, source);
+      }
+    }
+  }
+  return table;
+}
+
+const aliases = aliasTable();
 
 /** The canonical source for a spelling; an unknown one is kept, trimmed and lower-cased. */
 export function normaliseSource(raw: string): string {
-  const key = raw.trim().toLowerCase().replace(/\s+/g, ' ');
-  return aliases[key] ?? key;
+  const key = collapse(raw);
+  return aliases.get(key) ?? key;
 }
 
 /** The agent a source names, if any. */
 export function agentOfSource(source: string): AgentId | undefined {
   const canonical = normaliseSource(source);
-  return (Object.keys(sourceOfAgent) as AgentId[]).find((id) => sourceOfAgent[id] === canonical);
+  return agentIds.find((id) => sourceOfAgent[id] === canonical);
 }

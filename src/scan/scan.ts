@@ -1,6 +1,6 @@
 // `scan`: discover every session under the given agent homes, summarise each (from the cache when
 // its files are unchanged) and report what could not be read.
-import type { AgentReader, DiscoveredSession, FileProblem } from '../agents/types.js';
+import type { AgentHomes, AgentReader, DiscoveredSession, FileProblem } from '../agents/types.js';
 import type { AgentId } from '../record/types.js';
 import { errorMessage } from '../fs/stat.js';
 import { ParsePool } from './parse-pool.js';
@@ -8,10 +8,7 @@ import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
 import { summariseSession } from './summarise.js';
 import type { SessionRow } from './session-row.js';
 
-export interface AgentHomes {
-  reader: AgentReader;
-  homes: string[];
-}
+export type { AgentHomes } from '../agents/types.js';
 
 export interface ScanOptions {
   agents: AgentHomes[];

@@ -79,8 +79,6 @@ export interface SweepReport {
   garbage_removed: number;
   stopped: boolean;
   duration_ms: number;
-  /** Agents swept without a message extractor (nothing of theirs is indexed yet). */
-  agents_without_extractor: AgentId[];
 }
 
 interface Candidate {
@@ -125,8 +123,6 @@ async function discoverCandidates(
   const found = await Promise.all(
     agents.map(async ({ reader, homes }) => {
       const extractor = reader.messages;
-      if (extractor === undefined)
-        return { reader, extractor, lists: [] as { homeIndex: number; sessions: DiscoveredSession[] }[], ok: true };
       const lists: { homeIndex: number; sessions: DiscoveredSession[] }[] = [];
       let ok = true;
       const seen = new Set<string>();
@@ -145,10 +141,6 @@ async function discoverCandidates(
     }),
   );
   for (const { reader, extractor, lists, ok } of found) {
-    if (extractor === undefined) {
-      report.agents_without_extractor.push(reader.id);
-      continue;
-    }
     for (const { homeIndex, sessions } of lists) {
       for (const session of sessions) {
         const key = entryKey(reader.id, session.sessionId);
@@ -366,7 +358,6 @@ function emptyReport(): SweepReport {
     garbage_removed: 0,
     stopped: false,
     duration_ms: 0,
-    agents_without_extractor: [],
   };
 }
 

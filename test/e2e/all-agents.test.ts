@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionLog } from '../../src/sessionlog/index.js';
 import { runCli } from '../support/cli.js';
 import { copyCorpus, tempDir } from '../support/temp.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
 interface Row {
   agent: string;
@@ -61,7 +62,7 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   };
 }
 
-describe('a home with all seven agents', () => {
+describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
   it('lists every session exactly once and shows each', async () => {
     const home = await tempDir();
     const env = await sevenAgentHome(home);

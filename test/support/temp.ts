@@ -1,17 +1,12 @@
 // Temporary folders that clean themselves up, and the shared corpus of real agent logs.
 import { chmod, cp, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
+import { corpusPath } from './corpus.js';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** `../shared/corpus` beside the checkout (CI lays a copy of shared/ there too). */
-export const corpusRoot = resolve(repoRoot, '..', 'shared', 'corpus');
-
-export function corpusPath(rel: string): string {
-  return join(corpusRoot, rel);
-}
+export { repoRoot } from './repo-root.js';
+export { corpusPath, corpusRoot, hasCorpus } from './corpus.js';
 
 const made: string[] = [];
 afterEach(async () => {

@@ -6,10 +6,13 @@ import { discoverClaude } from './discover.js';
 import { claudeMessages } from './messages.js';
 import { claudeHomes } from './layout.js';
 import { parseClaude } from './parse.js';
+import { claudeSessionCwd } from './session-cwd.js';
 
 export const claudeCodeReader: AgentReader = {
   id: 'claude_code',
   displayName: 'Claude Code',
+  aliases: ['claude', 'cc'],
+  homeVariables: [{ name: 'CLAUDE_CONFIG_DIR', default: '~/.claude' }],
   homes: claudeHomes,
   discover: discoverClaude,
   claim: claimClaude,
@@ -17,4 +20,5 @@ export const claudeCodeReader: AgentReader = {
   tree: claudeTree,
   custody: claudeCustody,
   messages: claudeMessages,
+  cwd: claudeSessionCwd,
 };

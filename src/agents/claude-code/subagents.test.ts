@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import type { Subagent, Totals, ToolCall, Turn } from '../../record/types.js';
 import { assistant, at, parsePath, toolResult, toolUse, usage, user, writeMain, writeSubagent } from './test-support/fixtures.js';
 
@@ -33,7 +33,7 @@ async function home(): Promise<string> {
 
 const side = (agentId: string): Record<string, unknown> => ({ isSidechain: true, agentId, cwd: '/work/demo/pkg' });
 
-describe('the real 774 KB session (older layout: inline isSidechain lines)', () => {
+describe.skipIf(!hasCorpus)('the real 774 KB session (older layout: inline isSidechain lines)', () => {
   const file = 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
 
   it('adds up, with its subagents, to exactly ccusage’s totals', async () => {
@@ -92,7 +92,7 @@ describe('the real 774 KB session (older layout: inline isSidechain lines)', () 
 });
 
 describe('newer layout: <session>/subagents/agent-<id>.jsonl + .meta.json', () => {
-  it('nests the corpus demo subagent in its Task call (no ids there: by order)', async () => {
+  it.skipIf(!hasCorpus)('nests the corpus demo subagent in its Task call (no ids there: by order)', async () => {
     const h = await home();
     const base = join(h, 'projects', '-subagent-demo');
     await copyCorpus('claude/projects/-subagent-demo', base);

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import { claudeCodeReader } from './reader.js';
 
-describe('claudeCodeReader.tree', () => {
+describe.skipIf(!hasCorpus)('claudeCodeReader.tree', () => {
   it('keeps the whole session folder: subagents and tool results', async () => {
     const home = join(await tempDir(), '.claude');
     const project = join(home, 'projects', '-subagent-demo');

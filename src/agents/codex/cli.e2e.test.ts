@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import type { SessionRecord } from '../../record/types.js';
 import { Rollout, writeRollout } from './test-support/rollout-fixture.js';
 
@@ -55,7 +55,7 @@ interface ScanJson {
   unparsed: unknown[];
 }
 
-describe('agentlog with Codex sessions', () => {
+describe.skipIf(!hasCorpus)('agentlog with Codex sessions', () => {
   it('scan --json lists the Codex sessions, not the spawned child', async () => {
     const { home } = await codexHome();
     const r = await runCli(['scan', '--json', '--agent', 'codex'], home);

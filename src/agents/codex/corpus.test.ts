@@ -2,7 +2,7 @@
 // were counted by hand from the files (last token_count, turn_context models, user_message events).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import { serialiseRecord } from '../../record/serialise.js';
@@ -81,7 +81,7 @@ const pinned = {
   },
 } as const;
 
-describe('codex corpus rollouts', () => {
+describe.skipIf(!hasCorpus)('codex corpus rollouts', () => {
   it('discovers every corpus rollout as a session', async () => {
     const d = await codexReader.discover(await corpusHome());
     expect(d.sessions.map((s) => s.sessionId).sort()).toEqual(Object.keys(pinned).sort());
@@ -109,7 +109,7 @@ describe('codex corpus rollouts', () => {
   });
 });
 
-describe('codex loose corpus files', () => {
+describe.skipIf(!hasCorpus)('codex loose corpus files', () => {
   it('reads the schema coverage file without a bad line', async () => {
     const home = join(await tempDir(), '.codex');
     const path = await copyCorpus(

@@ -1,6 +1,6 @@
 import { appendFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, tempDir } from '../../../test/support/temp.js';
+import { corpusPath, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import { deriveActive, type MessageExtract, type MessageResume } from '../../record/message-index.js';
 import { discoverCodex } from './discover.js';
 import { codexMessages } from './messages.js';
@@ -76,7 +76,7 @@ describe('Codex messages', () => {
     expect(out.marks).toEqual([{ kind: 'turn_count', num_turns: 1, at_ms: expect.any(Number), upto: 4 }]);
   });
 
-  it('replays the rollbacks of a real managed rollout (anchors on tool calls, turn counts)', async () => {
+  it.skipIf(!hasCorpus)('replays the rollbacks of a real managed rollout (anchors on tool calls, turn counts)', async () => {
     const home = await tempDir();
     const body = await (await import('node:fs/promises')).readFile(
       corpusPath('codex/sessions/2026/06/01/rollout-2026-06-01T00-00-00-fixture-managed.jsonl'),

@@ -24,6 +24,8 @@ export async function codexTree(session: DiscoveredSession): Promise<TreeEntry[]
 export const codexReader: AgentReader = {
   id: 'codex',
   displayName: 'Codex',
+  aliases: ['codex cli'],
+  homeVariables: [{ name: 'CODEX_HOME', default: '~/.codex' }],
   homes: codexHomes,
   discover: discoverCodex,
   claim: claimRollout,

@@ -3,14 +3,14 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 
 interface ScanJson {
   sessions: { agent: string; session_id: string; turns: number; tool_calls: number }[];
   unreadable: unknown[];
 }
 
-describe('agentlog scan/show over Gemini CLI chats', () => {
+describe.skipIf(!hasCorpus)('agentlog scan/show over Gemini CLI chats', () => {
   it('lists each chat once and shows one as the record', async () => {
     const home = await tempDir();
     const chats = join(home, '.gemini', 'tmp', '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9', 'chats');

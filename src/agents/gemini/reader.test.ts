@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import type { DiscoveredSession } from '../types.js';
@@ -31,7 +31,7 @@ describe('geminiReader homes', () => {
   });
 });
 
-describe('geminiReader over the corpus', () => {
+describe.skipIf(!hasCorpus)('geminiReader over the corpus', () => {
   it('discovers the JSON and JSONL chats laid out as Gemini CLI lays them out, and parses them', async () => {
     const home = await tempDir();
     const dir = await chatsDir(home, '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9');

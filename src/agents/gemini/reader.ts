@@ -10,6 +10,8 @@ import { geminiSearchMessages } from './search-messages.js';
 export const geminiReader: AgentReader = {
   id: 'gemini',
   displayName: 'Gemini CLI',
+  aliases: [],
+  homeVariables: [{ name: 'GEMINI_CLI_HOME', default: '~' }],
 
   homes(lookup) {
     // GEMINI_CLI_HOME replaces the user home Gemini CLI creates its `.gemini` folder in.

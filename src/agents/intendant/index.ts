@@ -5,6 +5,7 @@ import type { AgentReader, ParsedSession } from '../types.js';
 import { claimPath, discoverHome, linksOf, sessionTree } from './discover.js';
 import { parseIntendantSession } from './parse-session.js';
 import { intendantSearchMessages } from './search-messages.js';
+import { intendantNames } from './session-name.js';
 
 export { readIntendantName } from './meta.js';
 export { parseIntendantSession, type IntendantParse } from './parse-session.js';
@@ -13,6 +14,9 @@ export type { MessageEntry, MessageLocator } from './messages.js';
 export const intendantReader: AgentReader = {
   id: 'intendant',
   displayName: 'Intendant',
+  // The names overlay's own sessions carry an empty source, or `session`.
+  aliases: ['session', ''],
+  homeVariables: [{ name: 'INTENDANT_HOME', default: '~/.intendant' }],
   homes(lookup) {
     return [lookup.env('INTENDANT_HOME') ?? join(lookup.homedir, '.intendant')];
   },
@@ -24,4 +28,5 @@ export const intendantReader: AgentReader = {
   },
   tree: sessionTree,
   messages: intendantSearchMessages,
+  names: intendantNames,
 };

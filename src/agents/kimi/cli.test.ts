@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 
 const sessionId = 'session_1bcbe023-4f7e-4971-9dc9-43b8756045b0';
 
@@ -16,7 +16,7 @@ async function layout(): Promise<{ home: string; env: Record<string, string>; di
   return { home, env: { KIMI_CODE_HOME: kimiHome }, dir };
 }
 
-describe('agentlog with a Kimi Code home', () => {
+describe.skipIf(!hasCorpus)('agentlog with a Kimi Code home', () => {
   it('scan --json lists the session once', async () => {
     const { home, env, dir } = await layout();
     const r = await runCli(['scan', '--json'], home, env);

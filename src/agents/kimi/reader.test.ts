@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import type { SessionRecord, Turn } from '../../record/types.js';
 import { kimiReader } from './index.js';
 import { prompt, step, writeSession } from './test-support/wire.js';
@@ -36,7 +36,7 @@ async function parseOnly(home: string): Promise<SessionRecord> {
 
 const calls = (turns: readonly Turn[]) => turns.flatMap((t) => t.tool_calls ?? []);
 
-describe('kimiReader over the real wires', () => {
+describe.skipIf(!hasCorpus)('kimiReader over the real wires', () => {
   it('discovers the session folder once, main wire first, with the index working directory', async () => {
     const { home, dir } = await corpusHome();
     const found = await kimiReader.discover(home);
@@ -169,7 +169,7 @@ describe('kimiReader homes and discovery', () => {
     expect(kimiReader.homes(env({ KIMI_CODE_HOME: '/x/kimi' }))).toEqual(['/x/kimi', '/home/u/.kimi']);
   });
 
-  it('finds nothing in a missing home and ignores folders without a main wire', async () => {
+  it.skipIf(!hasCorpus)('finds nothing in a missing home and ignores folders without a main wire', async () => {
     const root = await tempDir();
     expect(await kimiReader.discover(join(root, 'nope'))).toEqual({ sessions: [], problems: [] });
     const home = join(root, '.kimi-code');

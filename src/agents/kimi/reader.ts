@@ -39,6 +39,8 @@ export function makeKimiReader(bounds: KimiBounds = defaultKimiBounds): AgentRea
   return {
     id: 'kimi',
     displayName: 'Kimi Code',
+    aliases: [],
+    homeVariables: [{ name: 'KIMI_CODE_HOME', default: '~/.kimi-code' }],
     homes: kimiHomes,
     discover: (home) => discoverKimi(home, bounds),
     claim: claimKimi,

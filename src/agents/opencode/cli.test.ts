@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import { assistantMessage, userMessage, writeDatabase, writeJsonTree, type FixtureSession } from './test-support/fixtures.js';
 
 interface ScanJson {
@@ -56,7 +56,7 @@ function fixture(): FixtureSession[] {
   ];
 }
 
-describe('agentlog scan/show over OpenCode', () => {
+describe.skipIf(!hasCorpus)('agentlog scan/show over OpenCode', () => {
   it('lists each session once across the database and the JSON tree, and shows one', async () => {
     const home = await tempDir();
     const dataHome = join(home, 'data');

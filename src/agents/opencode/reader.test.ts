@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import type { DiscoveredSession } from '../types.js';
 import { createOpencodeReader, opencodeReader } from './reader.js';
 import { assistantMessage, userMessage, writeDatabase, writeJsonTree, type FixtureSession } from './test-support/fixtures.js';
@@ -111,7 +111,7 @@ describe('opencodeReader homes', () => {
   });
 });
 
-describe('opencodeReader over the corpus JSON trees', () => {
+describe.skipIf(!hasCorpus)('opencodeReader over the corpus JSON trees', () => {
   it('reads the v2 layout (parts in per-message folders)', async () => {
     const home = join(await tempDir(), 'opencode');
     await copyCorpus('opencode/storage_v2', join(home, 'storage'));

@@ -29,6 +29,8 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
   return {
     id: 'opencode',
     displayName: 'OpenCode',
+    aliases: ['open code'],
+    homeVariables: [{ name: 'XDG_DATA_HOME', default: '~/.local/share' }],
 
     homes(lookup) {
       const dataHome = lookup.env('XDG_DATA_HOME') ?? join(lookup.homedir, '.local', 'share');

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 
 const sessionId = 'd703a1a9-1b7b-4fb1-b512-c9738b1fe617';
 
@@ -14,7 +14,7 @@ async function layout(): Promise<{ home: string; env: Record<string, string>; pa
   return { home, env: { PI_CODING_AGENT_DIR: piHome }, path };
 }
 
-describe('agentlog with a Pi home', () => {
+describe.skipIf(!hasCorpus)('agentlog with a Pi home', () => {
   it('scan --json lists the session once', async () => {
     const { home, env, path } = await layout();
     const r = await runCli(['scan', '--json'], home, env);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyCorpus, corpusPath, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, corpusPath, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import type { Turn } from '../../record/types.js';
 import { piReader } from './index.js';
 import { assistant, header, user, writePiFile } from './test-support/pi.js';
@@ -18,7 +18,7 @@ async function corpusHome(): Promise<{ home: string; path: string }> {
 const calls = (turns: readonly Turn[]) => turns.flatMap((t) => t.tool_calls ?? []);
 const count = (turns: readonly Turn[], role: Turn['role']) => turns.filter((t) => t.role === role).length;
 
-describe('piReader over the real flat session', () => {
+describe.skipIf(!hasCorpus)('piReader over the real flat session', () => {
   it('discovers the file once, with the header id and working directory', async () => {
     const { home, path } = await corpusHome();
     const found = await piReader.discover(home);

@@ -33,6 +33,8 @@ export function makePiReader(bounds: PiBounds = defaultPiBounds): AgentReader {
   return {
     id: 'pi',
     displayName: 'Pi',
+    aliases: ['pi coding agent'],
+    homeVariables: [{ name: 'PI_CODING_AGENT_DIR', default: '~/.pi/agent' }],
     homes: piHomes,
     discover: (home) => discoverPi(home, bounds),
     claim: (path) => claimPi(path, bounds.headerBytes),

@@ -28,8 +28,6 @@ function notes(r: SweepReport, ctx: CliContext): void {
   if (r.failed.length > 20) ctx.stderr.write(`  … and ${r.failed.length - 20} more (--json lists them)\n`);
   if (r.quarantined_manifest !== null)
     ctx.stderr.write(`  the index manifest was corrupt: moved to ${r.quarantined_manifest} and rebuilt\n`);
-  if (r.agents_without_extractor.length > 0)
-    ctx.stderr.write(`  not indexed yet (no message extraction): ${r.agents_without_extractor.join(', ')}\n`);
 }
 
 async function exists(path: string): Promise<boolean> {

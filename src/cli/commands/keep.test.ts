@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
 import { claudeHome, demoId, mainRel, sampleId } from '../../custody/test-support/homes.js';
+import { hasCorpus } from '../../../test/support/corpus.js';
 
 interface KeepJson {
   installations: { key: string; root: string }[];
@@ -10,7 +11,7 @@ interface KeepJson {
   totals: { sessions: number; copied: number; extended: number; refreshed: number; skipped: number; failed: number };
 }
 
-describe('agentlog keep', () => {
+describe.skipIf(!hasCorpus)('agentlog keep', () => {
   it('keeps everything (no id means --all), then copies nothing the second time', async () => {
     const t = await claudeHome();
     const first = await runCli(['keep', '--json'], t.home);

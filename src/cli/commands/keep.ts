@@ -1,7 +1,7 @@
 // `agentlog keep`: copy sessions' whole trees into custody (<AGENTLOG_HOME>/kept/<installation>/)
 // before the agents prune them. With no session id it keeps everything (the same as --all).
 import { flag, flagValue, flagValues, commonFlags, UsageError } from '../args.js';
-import { parseAgentList } from '../agent-flag.js';
+import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
 import { selectAgents, type CliContext } from '../context.js';
 import type { Command } from '../command.js';
 import { progressBar } from '../progress.js';
@@ -33,7 +33,7 @@ export const keepCommand: Command = {
   usage: 'keep [--all | <session-id>...] [--agent A] [--installation NAME] [--json]',
   flags: [
     { name: 'all', help: 'keep every session of every agent home (what `keep` with no id does)' },
-    { name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' },
+    { name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp },
     { name: 'installation', value: 'name', help: 'the name to keep this agent home under (default: derived from the home path)' },
     ...commonFlags,
   ],

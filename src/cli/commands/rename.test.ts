@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import { readMetaSync } from '../../sessionlog/meta.js';
 import { SessionLog } from '../../sessionlog/session-log.js';
 
@@ -20,7 +20,7 @@ async function claudeHome(): Promise<string> {
 }
 
 describe('agentlog rename', () => {
-  it('names a Claude Code session in the overlay, and scan and show display it', async () => {
+  it.skipIf(!hasCorpus)('names a Claude Code session in the overlay, and scan and show display it', async () => {
     const home = await claudeHome();
     const r = await runCli(['rename', '1af7', '  Sample', '  session ', '--json'], home);
     expect(r.stderr).toBe('');
@@ -72,7 +72,7 @@ describe('agentlog rename', () => {
     expect(rows).toEqual([expect.objectContaining({ session_id: log.sessionId, name: 'Login loop' })]);
   });
 
-  it('fails with one line and exit 2 for a missing session, a bad name or missing arguments', async () => {
+  it.skipIf(!hasCorpus)('fails with one line and exit 2 for a missing session, a bad name or missing arguments', async () => {
     const home = await claudeHome();
     const missing = await runCli(['rename', 'no-such-id', 'x'], home);
     expect(missing.code).toBe(2);

@@ -1,7 +1,7 @@
 // `agentlog scan`: every session the agents left, newest first.
 import { flag, flagValues } from '../args.js';
 import { commonFlags } from '../args.js';
-import { parseAgentList } from '../agent-flag.js';
+import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
 import { selectAgents, type CliContext } from '../context.js';
 import type { Command } from '../command.js';
 import { progressBar } from '../progress.js';
@@ -53,10 +53,7 @@ export const scanCommand: Command = {
   name: 'scan',
   summary: 'list every session the agents left, newest first',
   usage: 'scan [--agent A[,B]] [--json]',
-  flags: [
-    { name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' },
-    ...commonFlags,
-  ],
+  flags: [{ name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp }, ...commonFlags],
   async run(args, ctx) {
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const json = flag(args, 'json');

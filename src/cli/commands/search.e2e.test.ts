@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import type { SearchBody } from '../../search/response.js';
 
 async function corpusHome(): Promise<string> {
@@ -12,7 +12,7 @@ async function corpusHome(): Promise<string> {
   return home;
 }
 
-describe('agentlog index / search', () => {
+describe.skipIf(!hasCorpus)('agentlog index / search', () => {
   it('indexes the corpus, then finds prose (never tool input) with exact highlights', async () => {
     const home = await corpusHome();
     const first = await runCli(['index', '--window-days', '0'], home);

@@ -1,7 +1,7 @@
 // `agentlog search <terms…>`: where was this said? Sessions newest best hit first, up to 3 hits each
 // with the terms highlighted; --json prints exactly the body the HTTP route serves.
 import { commonFlags, flag, flagValue, flagValues, intFlag, UsageError } from '../args.js';
-import { parseAgentList } from '../agent-flag.js';
+import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
 import type { Command } from '../command.js';
 import type { CliContext } from '../context.js';
 import { ansiStyle, plainStyle, type Style } from '../render/format.js';
@@ -79,7 +79,7 @@ export const searchCommand: Command = {
   summary: 'find where something was said: user and assistant messages across agents',
   usage: 'search <terms…> [--agent A[,B]] [--no-superseded] [--no-subagents] [--limit N] [--cursor C] [--window-days D] [--json]',
   flags: [
-    { name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' },
+    { name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp },
     { name: 'no-superseded', help: 'leave out rewound, undone or abandoned messages' },
     { name: 'no-subagents', help: 'leave out what subagents said' },
     { name: 'limit', value: 'N', help: `sessions per page (1-${queryLimits.maxLimit}, default ${queryLimits.defaultLimit})` },

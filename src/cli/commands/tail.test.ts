@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliPath, runCli } from '../../../test/support/cli.js';
 import { claudeHome, demoId, line, mainRel, sampleId } from '../../custody/test-support/homes.js';
+import { hasCorpus } from '../../../test/support/corpus.js';
 
-describe('agentlog tail', () => {
+describe.skipIf(!hasCorpus)('agentlog tail', () => {
   it('prints the newest entries, oldest first', async () => {
     const t = await claudeHome();
     const r = await runCli(['tail', sampleId, '-n', '3'], t.home);

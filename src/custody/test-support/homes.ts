@@ -3,6 +3,7 @@
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { claudeCodeReader } from '../../agents/claude-code/reader.js';
+import { piReader } from '../../agents/pi/reader.js';
 import type { AgentReader, DiscoveredSession, TreeEntry } from '../../agents/types.js';
 import { statFile } from '../../fs/stat.js';
 import { copyCorpus, tempDir } from '../../../test/support/temp.js';
@@ -88,7 +89,11 @@ export function jsonlReader(opts: { extraTree?: (s: DiscoveredSession) => TreeEn
   return {
     id: 'pi',
     displayName: 'Test JSONL',
+    aliases: [],
+    homeVariables: [],
     homes: () => [],
+    // Never indexed by these tests; the interface requires an extractor.
+    messages: piReader.messages,
     async discover(home) {
       let names: string[] = [];
       try {
