@@ -17,7 +17,7 @@ describe('installation lock', () => {
     const lock = await acquireLock(root);
     const owner = JSON.parse(await readFile(join(root, '.lock'), 'utf8')) as { pid: number };
     expect(owner.pid).toBe(process.pid);
-    await expect(acquireLock(root, { waitMs: 150, pollMs: 20 })).rejects.toMatchObject({ code: 'CustodyBusy', path: join(root, '.lock') });
+    await expect(acquireLock(root, { waitMs: 150 })).rejects.toMatchObject({ code: 'CustodyBusy', path: join(root, '.lock') });
     await lock.release();
     const again = await acquireLock(root, { waitMs: 0 });
     await again.release();
@@ -25,7 +25,7 @@ describe('installation lock', () => {
 
   it('breaks a lock whose owner is gone (a keep killed mid-way)', async () => {
     const root = await tempDir();
-    await writeFile(join(root, '.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), nonce: 'old', started_at: 'x' }));
+    await writeFile(join(root, '.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), token: 'oldoldoldold', at_ms: 0 }));
     const lock = await acquireLock(root, { waitMs: 0 });
     expect(JSON.parse(await readFile(join(root, '.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
     await lock.release();
@@ -33,7 +33,7 @@ describe('installation lock', () => {
 
   it('waits for a live owner on this host', async () => {
     const root = await tempDir();
-    await writeFile(join(root, '.lock'), JSON.stringify({ pid: process.ppid, host: hostname(), nonce: 'live', started_at: 'x' }));
-    await expect(acquireLock(root, { waitMs: 50, pollMs: 10 })).rejects.toMatchObject({ code: 'CustodyBusy' });
+    await writeFile(join(root, '.lock'), JSON.stringify({ pid: process.ppid, host: hostname(), token: 'livelivelive', at_ms: 0 }));
+    await expect(acquireLock(root, { waitMs: 50 })).rejects.toMatchObject({ code: 'CustodyBusy' });
   });
 });

@@ -35,7 +35,7 @@ describe('writer lock', () => {
     await second.release();
   });
 
-  it('is never taken from a live holder by age alone, while it refreshes its file (weak spot 17)', async () => {
+  it('is never taken from a live holder on this host by age alone', async () => {
     const root = await tempDir();
     const holder = await liveHolder(root);
     try {

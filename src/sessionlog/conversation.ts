@@ -10,7 +10,7 @@ import { SessionLogError } from './errors.js';
 import { jsonErrorOffset } from './json-error.js';
 import { describeProblem, type LineProblem } from './line-problem.js';
 import { files } from './paths.js';
-import { writeFileAtomic } from './private-fs.js';
+import { writeFileAtomicSync } from '../fs/atomic-write.js';
 
 /** Where a message came from; decides whether it enters the message lane (seed "The message lane"). */
 export const provenances = [
@@ -198,5 +198,5 @@ export async function loadConversation(
 
 /** Writes the conversation atomically (a crash mid-save leaves the previous file whole). */
 export function saveConversation(path: string, conversation: Conversation): void {
-  writeFileAtomic(path, conversation.serialise());
+  writeFileAtomicSync(path, conversation.serialise());
 }

@@ -60,6 +60,6 @@ export type { ReplayEvent, ReplayKind, ReplayBase } from './replay-event.js';
 export { recentEntries, type RecentEntries } from './recent-entries.js';
 export { sessionGraph, type SessionGraph, type GraphNode, type GraphEdge, type BackendIdentity } from './session-graph.js';
 export { normaliseName, normaliseNameOrNull, writeSessionName, maxNameChars } from './session-name.js';
-export { withLock, withLockSync, pidAlive, type LockOptions } from './lock-file.js';
-export { writeFileAtomic } from './private-fs.js';
+export { withLock, withLockSync, pidAlive, type LockOptions } from '../fs/lock.js';
+export { writeFileAtomicSync as writeFileAtomic } from '../fs/atomic-write.js';
 export type { LineProblem } from './line-problem.js';

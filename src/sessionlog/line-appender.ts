@@ -2,7 +2,8 @@
 // (visible to tail readers, surviving a crash of this process) before the call returns.
 import { closeSync, fdatasyncSync } from 'node:fs';
 import { SessionLogError, reason } from './errors.js';
-import { openPrivateAppend, writeAll } from './private-fs.js';
+import { writeAllSync as writeAll } from '../fs/atomic-write.js';
+import { openPrivateAppend } from './private-fs.js';
 
 export class LineAppender {
   private fd: number | null;

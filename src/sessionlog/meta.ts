@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { SessionLogError } from './errors.js';
 import { jsonErrorOffset, lineColumn } from './json-error.js';
-import { withLockSync } from './lock-file.js';
+import { type LockHolder, withLockSync } from '../fs/lock.js';
 import { files } from './paths.js';
-import { writeFileAtomic } from './private-fs.js';
+import { writeFileAtomicSync } from '../fs/atomic-write.js';
 
 export const sessionStatuses = ['running', 'idle', 'completed', 'interrupted'] as const;
 export type SessionStatus = (typeof sessionStatuses)[number];
@@ -140,7 +140,7 @@ function ordered(meta: SessionMeta): Record<string, unknown> {
 
 /** Writes `meta` atomically (pretty, as the format has it). Callers normally use `updateMetaSync`. */
 export function writeMetaSync(dir: string, meta: SessionMeta): void {
-  writeFileAtomic(metaPath(dir), `${JSON.stringify(ordered(meta), null, 2)}\n`);
+  writeFileAtomicSync(metaPath(dir), `${JSON.stringify(ordered(meta), null, 2)}\n`);
 }
 
 /**
@@ -149,13 +149,25 @@ export function writeMetaSync(dir: string, meta: SessionMeta): void {
  * returns the next; `created_at`/`created_at_ms` already present are kept whatever it returns.
  */
 export function updateMetaSync(dir: string, change: (current: SessionMeta | null) => SessionMeta, nowMs: number): SessionMeta {
-  return withLockSync(`${metaPath(dir)}.lock`, () => {
-    const current = readMetaSync(dir);
-    const next: SessionMeta = { ...change(current) };
-    if (current?.created_at !== undefined) next.created_at = current.created_at;
-    if (current?.created_at_ms !== undefined) next.created_at_ms = current.created_at_ms;
-    next.updated_at_ms = nowMs;
-    writeMetaSync(dir, next);
-    return next;
-  });
+  return withLockSync(
+    `${metaPath(dir)}.lock`,
+    () => {
+      const current = readMetaSync(dir);
+      const next: SessionMeta = { ...change(current) };
+      if (current?.created_at !== undefined) next.created_at = current.created_at;
+      if (current?.created_at_ms !== undefined) next.created_at_ms = current.created_at_ms;
+      next.updated_at_ms = nowMs;
+      writeMetaSync(dir, next);
+      return next;
+    },
+    metaLockOptions,
+  );
 }
+
+const metaLockOptions = {
+  busy: (path: string, holder: LockHolder | null) =>
+    new SessionLogError(
+      'LockTimeout',
+      `${path} is held by ${holder === null ? 'an unknown process' : `process ${holder.pid} on ${holder.host}`}; if that process is stuck, stop it or delete the lock file`,
+    ),
+};

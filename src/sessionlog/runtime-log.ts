@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionLogError, reason } from './errors.js';
-import { openPrivateExclusive, writeAll } from './private-fs.js';
+import { writeAllSync as writeAll } from '../fs/atomic-write.js';
+import { openPrivateExclusive } from './private-fs.js';
 
 export const runtimeStreams = ['stdout', 'stderr', 'pty'] as const;
 export type RuntimeStream = (typeof runtimeStreams)[number];

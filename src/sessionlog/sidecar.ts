@@ -2,7 +2,8 @@
 // separator between entries), overwriting a whole sidecar, and reading a span back safely.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { openPrivateAppend, openPrivateTruncate, writeAll } from './private-fs.js';
+import { writeAllSync as writeAll } from '../fs/atomic-write.js';
+import { openPrivateAppend, openPrivateTruncate } from './private-fs.js';
 
 /** Where one piece of content landed: `file` is relative to the session folder. */
 export interface Span {

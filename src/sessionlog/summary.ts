@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { localDateTime } from './clock.js';
 import { updateMetaSync, type SessionMeta } from './meta.js';
 import { files } from './paths.js';
-import { writeFileAtomic } from './private-fs.js';
+import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import type { SessionCore } from './session-core.js';
 
 export interface SummaryInput {
@@ -46,7 +46,7 @@ export function writeSummary(core: SessionCore, input: SummaryInput): SessionMet
     ended_at_ms: now,
   };
   if (meta.rounds !== undefined) summary.rounds = meta.rounds;
-  core.sidecar(files.summary, () => writeFileAtomic(join(core.dir, files.summary), pretty(summary)));
+  core.sidecar(files.summary, () => writeFileAtomicSync(join(core.dir, files.summary), pretty(summary)));
   core.emit(
     {
       event: 'session_end',
@@ -78,5 +78,5 @@ export function writeSessionSummary(core: SessionCore, now = core.now()): void {
     user_transcripts: [],
     total_tokens: s.totalTokens,
   };
-  core.sidecar(files.sessionSummary, () => writeFileAtomic(join(core.dir, files.sessionSummary), pretty(body)));
+  core.sidecar(files.sessionSummary, () => writeFileAtomicSync(join(core.dir, files.sessionSummary), pretty(body)));
 }

@@ -6,7 +6,7 @@ import { forEachJsonObjectSync } from '../fs/read-jsonl.js';
 import { arr, num, str } from '../json/narrow.js';
 import { toLogEvent, type LogEvent } from './log-event.js';
 import { files } from './paths.js';
-import { writeAll, writeAtomicWith } from './private-fs.js';
+import { writeAllSync as writeAll, writeFileAtomicSync } from '../fs/atomic-write.js';
 import { readSpan, readWholeIfSize } from './sidecar.js';
 
 export interface TranscriptEntry {
@@ -76,7 +76,7 @@ export function transcriptEntryFor(dir: string, e: LogEvent): TranscriptEntry | 
 /** Rewrites `transcript.jsonl` from `session.jsonl` (streamed; replaced atomically). */
 export async function rebuildTranscript(dir: string): Promise<number> {
   let count = 0;
-  writeAtomicWith(join(dir, files.transcript), (fd) => {
+  writeFileAtomicSync(join(dir, files.transcript), (fd) => {
     forEachJsonObjectSync(join(dir, files.events), (obj) => {
       const e = toLogEvent(obj);
       const entry = e === undefined ? undefined : transcriptEntryFor(dir, e);
