@@ -1,8 +1,7 @@
 // `session_meta.json`: identity and status of one session, pretty JSON replaced atomically under
 // a lock. `created_at_ms` is set once and never re-stamped (`updated_at_ms` moves instead), and
 // fields this library does not know are carried over on every rewrite (research §9 item 2).
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readRegularFile, readRegularFileSync } from '../fs/read-open.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SessionLogError } from './errors.js';
@@ -92,7 +91,7 @@ export function readMetaSync(dir: string): SessionMeta | null {
   const path = metaPath(dir);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileSync(path);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
@@ -104,7 +103,7 @@ export async function readMeta(dir: string): Promise<SessionMeta | null> {
   const path = metaPath(dir);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path);
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;

@@ -38,8 +38,12 @@ async function walk(dir: string, depth: number, out: string[], problems: FilePro
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (depth < maxDepth) await walk(path, depth + 1, out, problems);
-    } else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.jsonl')) {
+    } else if (!entry.name.endsWith('.jsonl')) {
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
       out.push(path);
+    } else {
+      // A FIFO, socket or device named like a rollout is never opened: reading it could block forever.
+      problems.push({ path, kind: 'unreadable', reason: `${path} is not a regular file: it is not read` });
     }
   }
 }

@@ -1,10 +1,11 @@
 // Finds Gemini CLI chats under a home: `tmp/<project-hash>/chats/session-*.json` and `.jsonl`,
 // reading at most a first line (JSONL) or the first 64 KiB (JSON) for the session id.
 // File calls are synchronous: discovery peeks at every chat, a few small reads each.
-import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, readSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import { readFirstLineSync } from '../../fs/read-lines.js';
+import { openRegularSync } from '../../fs/read-open.js';
 import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
 import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
 import { isJsonl } from './load.js';
@@ -20,7 +21,7 @@ export interface ChatHead {
 
 /** Up to `bytes` from the start of the file, decoded. */
 function readPrefix(path: string, bytes: number): string {
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularSync(path);
   try {
     const buf = Buffer.alloc(bytes);
     const bytesRead = readSync(fd, buf, 0, bytes, 0);
@@ -90,7 +91,15 @@ export async function discoverGemini(home: string): Promise<Discovery> {
     const chats = join(tmp, project, 'chats');
     for (const name of listDir(chats, problems)) {
       if (!chatFile.test(name)) continue;
-      const session = await describeChat(join(chats, name), home);
+      const path = join(chats, name);
+      let session: DiscoveredSession | null;
+      try {
+        session = await describeChat(path, home);
+      } catch (error) {
+        // A link loop or a FIFO named like a chat is that file's problem; the other chats are listed.
+        problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
+        continue;
+      }
       if (session === null) continue;
       // The same session in two files (a JSON document beside its JSONL successor): the newer wins.
       const seen = byId.get(session.sessionId);

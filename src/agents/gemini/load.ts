@@ -1,6 +1,7 @@
 // Reads a Gemini CLI chat file, either one JSON document (`session-*.json`) or the newer JSONL
 // variant (`session-*.jsonl`: a metadata line, message lines, `$set` patch lines, appended live).
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '../../fs/read-open.js';
 import { arr, asObject, isObject, str, type JsonObject } from '../../json/narrow.js';
 import { forEachJsonObject } from '../../fs/read-jsonl.js';
 import type { FileProblem } from '../types.js';
@@ -76,9 +77,10 @@ async function loadDocument(path: string, full: boolean): Promise<LoadResult> {
       },
     };
   }
+  const raw = readRegularFileSync(path);
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(path, 'utf8'));
+    doc = JSON.parse(raw);
   } catch {
     // Gemini CLI rewrites the whole document on every message, so a torn write is one bad record.
     return { conversation: { meta: {}, messages: [], badLines: 1 } };

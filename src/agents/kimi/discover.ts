@@ -29,16 +29,47 @@ export function agentDirsSync(sessionDir: string): string[] {
   return orderAgentIds(subdirsSync(join(sessionDir, agentsDirName)));
 }
 
-/** Describes a session folder, or null when it has no main wire. */
-export async function describeSessionDir(sessionDir: string, home: string, cwd?: string): Promise<DiscoveredSession | null> {
-  const main = statFileSync(wirePath(sessionDir, mainAgentId));
+function unreadable(path: string, error: unknown): FileProblem {
+  return { path, kind: 'unreadable', reason: errorMessage(error) };
+}
+
+/** A file's facts; a file that cannot be read (a FIFO, a link loop) is reported and counts as absent. */
+function fileOrProblem(path: string, problems: FileProblem[] | undefined): SessionFile | null {
+  try {
+    return statFileSync(path);
+  } catch (error) {
+    if (problems === undefined) throw error;
+    problems.push(unreadable(path, error));
+    return null;
+  }
+}
+
+/**
+ * Describes a session folder, or null when it has no main wire. With `problems`, a file or folder
+ * that cannot be read is reported there and the rest of the session kept; without, it throws.
+ */
+export async function describeSessionDir(
+  sessionDir: string,
+  home: string,
+  cwd?: string,
+  problems?: FileProblem[],
+): Promise<DiscoveredSession | null> {
+  const main = fileOrProblem(wirePath(sessionDir, mainAgentId), problems);
   if (main === null) return null;
   const files: SessionFile[] = [main];
-  const state = statFileSync(statePath(sessionDir));
+  // A state.json that cannot be read is reported by the parse, which reads it; here it is left out.
+  const state = fileOrProblem(statePath(sessionDir), problems === undefined ? undefined : []);
   if (state !== null) files.push(state);
-  for (const id of agentDirsSync(sessionDir)) {
+  let agents: string[] = [];
+  try {
+    agents = agentDirsSync(sessionDir);
+  } catch (error) {
+    if (problems === undefined) throw error;
+    problems.push(unreadable(join(sessionDir, agentsDirName), error));
+  }
+  for (const id of agents) {
     if (id === mainAgentId) continue;
-    const wire = statFileSync(wirePath(sessionDir, id));
+    const wire = fileOrProblem(wirePath(sessionDir, id), problems);
     if (wire !== null) files.push(wire);
   }
   const session: DiscoveredSession = { agent: 'kimi', sessionId: basename(sessionDir), home, path: sessionDir, files };
@@ -46,18 +77,41 @@ export async function describeSessionDir(sessionDir: string, home: string, cwd?:
   return session;
 }
 
-/** Session folders under `sessions/` (depth ≤ 3), visiting at most `budget` directory entries. */
-async function walkSessions(sessionsRoot: string, budget: number): Promise<{ dirs: string[]; exhausted: boolean }> {
+/**
+ * Session folders under `sessions/` (depth ≤ 3), visiting at most `budget` directory entries. A
+ * folder that cannot be listed is reported and the walk goes on.
+ */
+async function walkSessions(
+  sessionsRoot: string,
+  budget: number,
+  problems: FileProblem[],
+): Promise<{ dirs: string[]; exhausted: boolean }> {
   const dirs: string[] = [];
   let visited = 0;
   let level = [sessionsRoot];
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      for (const name of subdirsSync(dir)) {
+      let names: string[];
+      try {
+        names = subdirsSync(dir);
+      } catch (error) {
+        problems.push(unreadable(dir, error));
+        continue;
+      }
+      for (const name of names) {
         if (++visited > budget) return { dirs, exhausted: true };
         const path = join(dir, name);
-        if (sessionDirPattern.test(name) && statFileSync(wirePath(path, mainAgentId)) !== null) dirs.push(path);
+        let isSession = false;
+        if (sessionDirPattern.test(name)) {
+          try {
+            isSession = statFileSync(wirePath(path, mainAgentId)) !== null;
+          } catch {
+            // A main wire that cannot be read is reported when the folder is described.
+            isSession = true;
+          }
+        }
+        if (isSession) dirs.push(path);
         else next.push(path);
       }
     }
@@ -73,11 +127,11 @@ export async function discoverKimi(home: string, bounds: KimiBounds): Promise<Di
     if (!(await stat(sessionsRoot)).isDirectory()) return { sessions: [], problems };
   } catch (error) {
     if (isNotFound(error)) return { sessions: [], problems };
-    return { sessions: [], problems: [{ path: sessionsRoot, kind: 'unreadable', reason: errorMessage(error) }] };
+    return { sessions: [], problems: [unreadable(sessionsRoot, error)] };
   }
   const index = await readSessionIndex(join(home, indexFileName), sessionsRoot, bounds.indexBytes, bounds.indexRecordBytes);
   if (index.problem !== null) problems.push(index.problem);
-  const walk = await walkSessions(sessionsRoot, bounds.walkEntries);
+  const walk = await walkSessions(sessionsRoot, bounds.walkEntries, problems);
   if (walk.exhausted)
     problems.push({
       path: sessionsRoot,
@@ -91,7 +145,7 @@ export async function discoverKimi(home: string, bounds: KimiBounds): Promise<Di
   // One session id twice under one home (a copied folder): the most recently written wins.
   const byId = new Map<string, DiscoveredSession>();
   for (const dir of candidates) {
-    const session = await describeSessionDir(dir, home, cwdOf.get(dir));
+    const session = await describeSessionDir(dir, home, cwdOf.get(dir), problems);
     if (session === null) continue;
     const seen = byId.get(session.sessionId);
     if (seen === undefined || (session.files[0]?.mtimeMs ?? 0) > (seen.files[0]?.mtimeMs ?? 0)) byId.set(session.sessionId, session);

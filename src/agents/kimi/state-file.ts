@@ -1,6 +1,7 @@
 // state.json: the session's working directory, times, title and agent tree. A small bounded
 // document, so it is read whole once its size is checked (state.json ≤ 2 MiB, seed 000).
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFileSync } from '../../fs/read-open.js';
 import { asObject, obj, str, text, type JsonObject } from '../../json/narrow.js';
 import { errorMessage, isNotFound } from '../../fs/stat.js';
 import type { FileProblem } from '../types.js';
@@ -65,7 +66,7 @@ export function readStateFileSync(path: string, maxBytes: number): StateRead {
   }
   let raw: string;
   try {
-    raw = readFileSync(path, 'utf8');
+    raw = readRegularFileSync(path);
   } catch (error) {
     return { state: null, problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
   }

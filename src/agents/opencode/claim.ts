@@ -1,6 +1,7 @@
 // Recognises an OpenCode session named on the command line: a JSON-tree session file, a database
 // (its most recently updated top-level session), `<database>#<session id>`, or an agentlog export.
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { openRegular } from '../../fs/read-open.js';
 import { dirname } from 'node:path';
 import { num, obj, text, type JsonObject } from '../../json/narrow.js';
 import { statFile } from '../../fs/stat.js';
@@ -23,7 +24,7 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 async function looksLikeSqlite(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
+  const { handle } = await openRegular(path);
   try {
     const head = Buffer.alloc(16);
     const { bytesRead } = await handle.read(head, 0, 16, 0);

@@ -1,7 +1,8 @@
 // Reads one small JSON file of OpenCode's JSON tree, bounded, telling bad JSON from I/O trouble.
 // Synchronous on purpose: a tree holds thousands of files of a few KiB, and a promise round trip
 // through the thread pool per file cost more than the read itself (parsing runs in worker threads).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularSync } from '../../fs/read-open.js';
 import { asObject, type JsonObject } from '../../json/narrow.js';
 import { errorMessage, isNotFound } from '../../fs/stat.js';
 import type { FileProblem, SessionFile } from '../types.js';
@@ -35,15 +36,17 @@ function readProblem(path: string, error: unknown): { problem: FileProblem } {
 /** One open, fstat, read and close; `file` carries the size and mtime the descriptor showed. */
 export function readJsonFileSync(path: string, maxBytes: number): JsonFileRead {
   let fd: number;
+  let st: { size: number; mtimeMs: number };
   try {
-    fd = openSync(path, 'r');
+    const opened = openRegularSync(path);
+    fd = opened.fd;
+    st = opened;
   } catch (error) {
     return readProblem(path, error);
   }
   let raw: string;
   let file: SessionFile;
   try {
-    const st = fstatSync(fd);
     if (st.size > maxBytes)
       return {
         problem: { path, kind: 'oversized', reason: `${st.size} bytes is over the ${maxBytes}-byte bound for an OpenCode storage file` },

@@ -33,6 +33,11 @@ function listDir(dir: string, problems: FileProblem[]): { files: string[]; dirs:
       if (e.isFile()) {
         if (jsonName.test(e.name)) files.push(e.name);
       } else if (e.isDirectory()) dirs.push(e.name);
+      else if (jsonName.test(e.name) && !e.isSymbolicLink()) {
+        // A FIFO, socket or device named like a storage file is never opened: it could block forever.
+        const path = join(dir, e.name);
+        problems.push({ path, kind: 'unreadable', reason: `${path} is not a regular file: it is not read` });
+      }
     }
     return { files: files.sort(), dirs: dirs.sort() };
   } catch (error) {

@@ -3,6 +3,7 @@
 // reported as unreadable for this scan; better-sqlite3 is loaded only when a database is present.
 import type BetterSqlite3 from 'better-sqlite3';
 import { asObject, type JsonObject } from '../../json/narrow.js';
+import { openRegular } from '../../fs/read-open.js';
 import { errorCode, errorMessage } from '../../fs/stat.js';
 import type { FileProblem } from '../types.js';
 import { sessionFromRow, type OcSession } from './model.js';
@@ -21,6 +22,9 @@ export function hasSqliteHeader(head: Buffer): boolean {
 }
 
 async function openReadOnly(path: string, busyTimeoutMs: number): Promise<BetterSqlite3.Database> {
+  // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever.
+  const { handle } = await openRegular(path);
+  await handle.close();
   const { default: Database } = await import('better-sqlite3');
   return new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
 }

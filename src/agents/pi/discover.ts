@@ -29,7 +29,11 @@ export async function describePiFile(path: string, home: string, headerBytes: nu
   return session;
 }
 
-async function walkJsonl(root: string, budget: number): Promise<{ files: string[]; exhausted: boolean }> {
+/**
+ * `*.jsonl` files under `root` (depth ≤ 3). A folder that cannot be listed, or a FIFO, socket or
+ * device named like a session file, is that entry's problem: reported, and the walk goes on.
+ */
+async function walkJsonl(root: string, budget: number, problems: FileProblem[]): Promise<{ files: string[]; exhausted: boolean }> {
   const files: string[] = [];
   let visited = 0;
   let level = [root];
@@ -40,14 +44,17 @@ async function walkJsonl(root: string, budget: number): Promise<{ files: string[
       try {
         entries = readdirSync(dir, { withFileTypes: true });
       } catch (error) {
-        if (isNotFound(error)) continue;
-        throw error;
+        if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
+        continue;
       }
       for (const e of entries) {
         if (++visited > budget) return { files, exhausted: true };
         const path = join(dir, e.name);
         if (e.isDirectory()) next.push(path);
-        else if (e.isFile() && e.name.endsWith('.jsonl')) files.push(path);
+        else if (!e.name.endsWith('.jsonl')) continue;
+        else if (e.isFile()) files.push(path);
+        else if (e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice())
+          problems.push({ path, kind: 'unreadable', reason: `${path} is not a regular file: it is not read` });
       }
     }
     level = next;
@@ -64,7 +71,7 @@ export async function discoverPi(home: string, bounds: PiBounds): Promise<Discov
     if (isNotFound(error)) return { sessions: [], problems };
     return { sessions: [], problems: [{ path: root, kind: 'unreadable', reason: errorMessage(error) }] };
   }
-  const walk = await walkJsonl(root, bounds.walkEntries);
+  const walk = await walkJsonl(root, bounds.walkEntries, problems);
   if (walk.exhausted)
     problems.push({
       path: root,

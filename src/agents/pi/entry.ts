@@ -24,6 +24,8 @@ export interface PiPart {
 
 export type PiBody =
   | { type: 'user'; text: string }
+  /** A shell command the person ran with `!` (`bashExecution`): their own action, kept like a prompt. */
+  | { type: 'bash'; command: string }
   | {
       type: 'assistant';
       parts: PiPart[];
@@ -154,8 +156,12 @@ function messageBody(m: JsonObject | undefined, full: boolean): PiBody {
         isError: m['isError'] === true,
       };
     }
+    case 'bashExecution': {
+      const command = str(m, 'command') ?? '';
+      return command.trim() === '' ? { type: 'other' } : { type: 'bash', command };
+    }
     default:
-      // bashExecution (a person's `!` command), custom/hook messages: machinery, not turns.
+      // Custom and hook messages: machinery, not turns.
       return { type: 'other' };
   }
 }
@@ -185,4 +191,9 @@ export function entryOf(o: JsonObject, line: number, full = true): PiEntry {
     at: isoOf(o['timestamp']) ?? isoOf(message?.['timestamp']),
     body,
   };
+}
+
+/** How a `!` command reads as a user turn and in the index, as Claude Code's `!` commands do. */
+export function bashTurnText(command: string): string {
+  return `! ${command.trim()}`;
 }

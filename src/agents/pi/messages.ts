@@ -2,7 +2,7 @@
 // prose, those off the active branch marked superseded (seed 000: "user/assistant prose on
 // sibling branches receives one exact RecordIds supersession mark and remains searchable").
 import { splitBranches } from './branch.js';
-import type { PiEntry } from './entry.js';
+import { bashTurnText, type PiEntry } from './entry.js';
 
 export interface PiMessage {
   /** The entry id (v3), else `line-<N>` for flat files. */
@@ -16,6 +16,7 @@ export interface PiMessage {
 
 function prose(e: PiEntry): { role: 'user' | 'assistant'; text: string } | undefined {
   if (e.body.type === 'user') return { role: 'user', text: e.body.text };
+  if (e.body.type === 'bash') return { role: 'user', text: bashTurnText(e.body.command) };
   if (e.body.type === 'assistant')
     return {
       role: 'assistant',

@@ -8,7 +8,7 @@ import { branchTurns } from './turns.js';
 
 /** The record and the working directory, or null when the file holds no conversation. */
 export function piRecord(sessionId: string, file: PiFile, detail: Detail = 'full'): { record: SessionRecord; cwds: string[] } | null {
-  if (!file.entries.some((e) => e.body.type === 'user' || e.body.type === 'assistant')) return null;
+  if (!file.entries.some((e) => e.body.type === 'user' || e.body.type === 'bash' || e.body.type === 'assistant')) return null;
   const record = newRecord('pi', sessionId);
   record.turns = branchTurns(splitBranches(file.entries).active, detail === 'full');
   noteTime(record, file.header?.at ?? undefined);

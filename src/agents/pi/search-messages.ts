@@ -1,21 +1,23 @@
 // Pi's messages for the search index (seed 000 "The extractors": Pi): the user and assistant prose
 // of every branch of the session tree; prose off the active branch gets one exact `record_ids`
 // mark and stays findable, flagged superseded. A change re-reads the file (a branch switch can
-// change which entries are live anywhere in it). Never indexed: reasoning, tool calls and results,
-// custom entries, compaction and branch summaries.
+// change which entries are live anywhere in it). A `!` command is indexed by its command text. Never
+// indexed: reasoning, tool calls and results, a `!` command's output, custom entries, compaction and
+// branch summaries.
 import { cappedRecord, isoMs, wholeExtract, wholeFiles } from '../message-files.js';
 import type { MessageRecord, SupersessionMark } from '../../record/message-index.js';
 import type { DiscoveredSession, MessageExtractor } from '../types.js';
 import { defaultPiBounds } from './bounds.js';
 import { splitBranches } from './branch.js';
-import type { PiEntry } from './entry.js';
+import { bashTurnText, type PiEntry } from './entry.js';
 import { readPiFile } from './session-file.js';
 
 /** Bump when what this file extracts changes: the index then re-reads every Pi session. */
-export const piMessagesVersion = 1;
+export const piMessagesVersion = 2;
 
 function prose(e: PiEntry): { role: 'user' | 'assistant'; text: string } | undefined {
   if (e.body.type === 'user') return { role: 'user', text: e.body.text };
+  if (e.body.type === 'bash') return { role: 'user', text: bashTurnText(e.body.command) };
   // Text parts are joined with a newline, as every other agent's are (weak spot 15).
   if (e.body.type === 'assistant')
     return {

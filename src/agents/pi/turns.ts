@@ -3,7 +3,7 @@
 // summaries, interruptions and errors as event turns.
 import { clipMessage } from '../../record/clip.js';
 import type { Turn } from '../../record/types.js';
-import type { PiBody, PiEntry } from './entry.js';
+import { bashTurnText, type PiBody, type PiEntry } from './entry.js';
 import { toToolCall } from './tool-call.js';
 
 type PiResult = Extract<PiBody, { type: 'toolResult' }>;
@@ -18,6 +18,9 @@ export function branchTurns(active: readonly PiEntry[], full = true): Turn[] {
     switch (b.type) {
       case 'user':
         if (b.text.trim() !== '') turns.push({ role: 'user', at: e.at, text: clipMessage(b.text) });
+        break;
+      case 'bash':
+        turns.push({ role: 'user', at: e.at, text: clipMessage(bashTurnText(b.command)) });
         break;
       case 'assistant': {
         const thinking = b.parts.filter((p) => p.kind === 'thinking').map((p) => p.text);
