@@ -137,10 +137,11 @@ describe.skipIf(!hasCorpus)('keep', () => {
     const t = await claudeHome();
     await (await t.catalog()).keep({ ids: [demoId] });
     const root = await onlyRoot(await t.catalog());
+    const subBytes = await readFile(t.vendor(demoSub));
     await rm(t.vendor(demoSub));
     const r1 = await (await t.catalog()).keep({ ids: [demoId] });
     expect(r1.sessions[0]?.skipped.length).toBeGreaterThan(0);
-    expect(await stat(join(root, demoSub))).toBeTruthy();
+    expect(await readFile(join(root, demoSub))).toEqual(subBytes);
     await rm(t.vendor('projects/-subagent-demo'), { recursive: true });
     const before = await treeBytes(root);
     const r2 = await (await t.catalog()).keep({ ids: [demoId] });
@@ -182,7 +183,7 @@ describe.skipIf(!hasCorpus)('keep', () => {
     const t = await claudeHome();
     const r = await (await t.catalog()).keep({ ids: [demoId], installationName: 'laptop' });
     expect(r.installations[0]?.key).toBe('laptop');
-    expect(await stat(join(t.state, 'kept/laptop', demoRel))).toBeTruthy();
+    expect(await readFile(join(t.state, 'kept/laptop', demoRel))).toEqual(await readFile(t.vendor(demoRel)));
     const other = join(t.home, 'other-claude');
     await mkdir(join(other, 'projects/-p'), { recursive: true });
     await writeFile(join(other, 'projects/-p', `${demoId}.jsonl`), await readFile(t.vendor(demoRel)));

@@ -1,84 +1,125 @@
 // A small pool of worker threads for cold scans: JSON parsing is CPU-bound, so a large home is read
 // on every core. Falls back to the calling thread where workers are unavailable (e.g. under tests
-// that run the TypeScript sources) or not worth starting.
+// that run the TypeScript sources), not worth starting, or all gone.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { DiscoveredSession } from '../agents/types.js';
-import type { SessionSummary } from './summarise.js';
+import type { AgentReader, DiscoveredSession } from '../agents/types.js';
+import { type SessionSummary, summariseSession } from './summarise.js';
 import type { WorkerRequest } from './parse-worker.js';
 
 type Reply = { id: number; summary?: SessionSummary; error?: string };
 
+interface Job {
+  id: number;
+  path: string;
+  resolve: (s: SessionSummary) => void;
+  reject: (e: Error) => void;
+}
+
+export interface ParsePoolOptions {
+  /** Below this much work (bytes of session files) the pool is not worth starting. */
+  minBytes?: number;
+  /** The compiled worker body; defaults to `parse-worker.js` beside this module. */
+  workerFile?: string;
+  /** How many workers; defaults to the cores available, at most 8 (and none on one core). */
+  workers?: number;
+}
+
+/** 48 MiB: measured, a smaller cold scan finishes before the workers have started. */
+export const defaultPoolMinBytes = 48 << 20;
+
 export class ParsePool {
-  private readonly workers: Worker[] = [];
+  private readonly live = new Set<Worker>();
   private readonly idle: Worker[] = [];
-  private readonly waiting: (() => void)[] = [];
-  private readonly pending = new Map<number, { resolve: (s: SessionSummary) => void; reject: (e: Error) => void }>();
+  /** Callers waiting for a worker; each is woken with one, or with null when none is left. */
+  private readonly waiting: ((w: Worker | null) => void)[] = [];
+  private readonly running = new Map<Worker, Job>();
   private nextId = 0;
+  private readonly started: number;
 
   private constructor(count: number, file: string) {
+    this.started = count;
     for (let i = 0; i < count; i++) {
       // A smaller young generation per worker keeps a whole-home scan's peak RSS under 300 MiB
       // (measured: ~300 → ~255 MiB on the 1 GiB bench home) at no measurable cost in time.
       const w = new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       w.unref();
       w.on('message', (reply: Reply) => {
-        const p = this.pending.get(reply.id);
-        this.pending.delete(reply.id);
+        const job = this.running.get(w);
+        this.running.delete(w);
         this.release(w);
-        if (p === undefined) return;
-        if (reply.summary !== undefined) p.resolve(reply.summary);
-        else p.reject(new Error(reply.error ?? 'worker failed'));
+        if (job === undefined || job.id !== reply.id) return;
+        if (reply.summary !== undefined) job.resolve(reply.summary);
+        else job.reject(new Error(reply.error ?? 'worker failed'));
       });
-      w.on('error', (error) => {
-        for (const [, p] of this.pending) p.reject(error);
-        this.pending.clear();
-      });
-      this.workers.push(w);
+      // A worker that fails or exits fails only the session it was reading; the rest go to the
+      // workers left, or to the calling thread once there are none.
+      w.on('error', (error) => this.lose(w, `the scan worker failed: ${error.message}`));
+      w.on('exit', (code) => this.lose(w, `the scan worker stopped (exit code ${code})`));
+      this.live.add(w);
       this.idle.push(w);
     }
   }
 
   /** A pool when the compiled worker exists and the work is large enough to pay for it, else null. */
-  static create(workBytes: number, minBytes = 48 << 20): ParsePool | null {
-    const file = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
-    if (!existsSync(file) || workBytes < minBytes) return null;
-    const count = Math.max(1, Math.min(availableParallelism(), 8));
-    if (count < 2) return null;
+  static create(workBytes: number, options: ParsePoolOptions = {}): ParsePool | null {
+    const file = options.workerFile ?? fileURLToPath(new URL('./parse-worker.js', import.meta.url));
+    if (!existsSync(file) || workBytes < (options.minBytes ?? defaultPoolMinBytes)) return null;
+    const count = options.workers ?? Math.max(1, Math.min(availableParallelism(), 8));
+    if (count < 1 || (options.workers === undefined && count < 2)) return null;
     return new ParsePool(count, file);
   }
 
+  /** The workers started (the scan runs this many sessions at once). */
   get size(): number {
-    return this.workers.length;
+    return this.started;
+  }
+
+  /** The workers still running. */
+  get alive(): number {
+    return this.live.size;
+  }
+
+  private lose(w: Worker, why: string): void {
+    if (!this.live.delete(w)) return;
+    const at = this.idle.indexOf(w);
+    if (at >= 0) this.idle.splice(at, 1);
+    const job = this.running.get(w);
+    this.running.delete(w);
+    job?.reject(new Error(`${why} while reading ${job.path}`));
+    if (this.live.size === 0) for (const wake of this.waiting.splice(0)) wake(null);
   }
 
   private release(w: Worker): void {
+    if (!this.live.has(w)) return;
     const next = this.waiting.shift();
-    this.idle.push(w);
-    next?.();
+    if (next !== undefined) next(w);
+    else this.idle.push(w);
   }
 
-  private async acquire(): Promise<Worker> {
-    for (;;) {
-      const w = this.idle.pop();
-      if (w !== undefined) return w;
-      await new Promise<void>((res) => this.waiting.push(res));
-    }
+  /** An idle worker, waiting for one while any is busy; null when every worker is gone. */
+  private acquire(): Promise<Worker | null> {
+    const w = this.idle.pop();
+    if (w !== undefined) return Promise.resolve(w);
+    if (this.live.size === 0) return Promise.resolve(null);
+    return new Promise((res) => this.waiting.push(res));
   }
 
-  async summarise(session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
+  /** Summarises one session on a worker, or on the calling thread when no worker is left. */
+  async summarise(reader: AgentReader, session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
     const w = await this.acquire();
+    if (w === null) return summariseSession(reader, session, userHome);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.running.set(w, { id, path: session.path, resolve, reject });
       const req: WorkerRequest = { id, session, userHome };
       w.postMessage(req);
     });
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all([...this.live].map((w) => w.terminate()));
   }
 }

@@ -3,7 +3,7 @@
 import type { AgentHomes, AgentReader, DiscoveredSession, FileProblem } from '../agents/types.js';
 import type { AgentId } from '../record/types.js';
 import { errorMessage } from '../fs/stat.js';
-import { ParsePool } from './parse-pool.js';
+import { ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
 import { summariseSession } from './summarise.js';
 import type { SessionRow } from './session-row.js';
@@ -20,6 +20,8 @@ export interface ScanOptions {
   readerVersion: string;
   onProgress?: (done: number, total: number) => void;
   concurrency?: number;
+  /** Worker threads for a cold scan (threshold, worker file, count); the defaults suit the CLI. */
+  parsePool?: ParsePoolOptions;
 }
 
 export interface RootReport {
@@ -117,13 +119,18 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   }
   misses.sort((a, b) => b.bytes - a.bytes);
 
-  const pool = ParsePool.create(misses.reduce((n, m) => n + m.bytes, 0));
+  const pool = ParsePool.create(
+    misses.reduce((n, m) => n + m.bytes, 0),
+    opts.parsePool,
+  );
   let next = 0;
   const work = async (): Promise<void> => {
     for (let m = misses[next++]; m !== undefined; m = misses[next++]) {
       try {
         const summary =
-          pool !== null ? await pool.summarise(m.session, opts.userHome) : await summariseSession(m.reader, m.session, opts.userHome);
+          pool !== null
+            ? await pool.summarise(m.reader, m.session, opts.userHome)
+            : await summariseSession(m.reader, m.session, opts.userHome);
         const entry: CachedEntry = { key: m.key, row: summary.row, problems: summary.problems, cwds: summary.cwds };
         cache.put(m.id, entry);
         take(entry, summary.badLines);

@@ -1,0 +1,84 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, tempDir } from '../../test/support/temp.js';
+import { claudeCodeReader } from '../agents/claude-code/reader.js';
+import { assistant, user, writeMain } from '../agents/claude-code/test-support/fixtures.js';
+import type { DiscoveredSession } from '../agents/types.js';
+import { ParsePool } from './parse-pool.js';
+import { scan } from './scan.js';
+import { summariseSession } from './summarise.js';
+
+// The compiled worker (the global setup keeps dist current); the sources cannot run in a worker.
+const workerFile = join(repoRoot, 'dist', 'scan', 'parse-worker.js');
+
+const ids = ['aaaaaaaa-0000-4000-8000-000000000001', 'aaaaaaaa-0000-4000-8000-000000000002', 'aaaaaaaa-0000-4000-8000-000000000003'];
+
+async function home(): Promise<{ claude: string; sessions: DiscoveredSession[] }> {
+  const claude = join(await tempDir('agentlog-pool-'), '.claude');
+  for (const [i, id] of ids.entries()) {
+    await writeMain(
+      claude,
+      [user(`question ${i}`, i * 10, { sessionId: id }), assistant(`m${i}`, `answer ${i}`, i * 10 + 1, { sessionId: id })],
+      id,
+    );
+  }
+  const { sessions } = await claudeCodeReader.discover(claude);
+  expect(sessions).toHaveLength(ids.length);
+  return { claude, sessions };
+}
+
+/** A worker body that exits on the first session it is sent, as a crashed worker would. */
+async function dyingWorker(): Promise<string> {
+  const file = join(await tempDir('agentlog-pool-worker-'), 'dying-worker.mjs');
+  await writeFile(file, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
+  return file;
+}
+
+describe('ParsePool', () => {
+  it('starts only past its threshold, and only with a compiled worker', () => {
+    expect(ParsePool.create(1000, { workerFile, minBytes: 1001, workers: 2 })).toBeNull();
+    expect(ParsePool.create(1000, { workerFile: join(repoRoot, 'no-such-worker.js'), minBytes: 0, workers: 2 })).toBeNull();
+  });
+
+  it('summarises on worker threads exactly as the calling thread does', async () => {
+    const { sessions } = await home();
+    const pool = ParsePool.create(1, { workerFile, minBytes: 0, workers: 2 });
+    expect(pool?.alive).toBe(2);
+    try {
+      const viaPool = await Promise.all(sessions.map((s) => pool?.summarise(claudeCodeReader, s, '/nobody')));
+      const inProcess = await Promise.all(sessions.map((s) => summariseSession(claudeCodeReader, s, '/nobody')));
+      expect(viaPool).toEqual(inProcess);
+      expect(viaPool.map((s) => s?.row?.session_id)).toEqual(ids);
+    } finally {
+      await pool?.close();
+    }
+  });
+
+  it('scan lists the same sessions through the pool as without it', async () => {
+    const { claude } = await home();
+    const base = { agents: [{ reader: claudeCodeReader, homes: [claude] }], stateRoot: null, userHome: null, readerVersion: 't' };
+    const pooled = await scan({ ...base, parsePool: { workerFile, minBytes: 0, workers: 2 } });
+    const plain = await scan({ ...base, parsePool: { minBytes: Number.POSITIVE_INFINITY } });
+    expect(pooled.sessions.map((r) => r.session_id).sort()).toEqual([...ids].sort());
+    expect(pooled.sessions).toEqual(plain.sessions);
+  });
+
+  it('when every worker dies, fails the sessions they held with a clear error and reads the rest in process', async () => {
+    const { sessions } = await home();
+    const extra = sessions[0] as DiscoveredSession;
+    const pool = ParsePool.create(1, { workerFile: await dyingWorker(), minBytes: 0, workers: 2 });
+    try {
+      const outcomes = await Promise.allSettled([...sessions, extra].map((s) => pool?.summarise(claudeCodeReader, s, null)));
+      const failed = outcomes.filter((o) => o.status === 'rejected');
+      expect(failed).toHaveLength(2);
+      for (const f of failed) expect(String(f.reason)).toMatch(/the scan worker stopped \(exit code 3\) while reading .*\.jsonl/);
+      const read = outcomes.flatMap((o) => (o.status === 'fulfilled' && o.value !== undefined ? [o.value] : []));
+      expect(read).toHaveLength(2);
+      for (const s of read) expect(ids).toContain(s.row?.session_id);
+      expect(pool?.alive).toBe(0);
+    } finally {
+      await pool?.close();
+    }
+  });
+});
