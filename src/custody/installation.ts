@@ -3,14 +3,13 @@
 // another home already holds is refused (InstallationKeyTaken).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, lstatSync } from 'node:fs';
-import { link } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { errorCode } from '../fs/stat.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import { agentIds, type AgentId } from '../record/types.js';
 import { CustodyError, custodyErrors, printable } from './errors.js';
 import { installationFile, keptBase, keptRoot, uniqueTempPath } from './paths.js';
-import { ensureDirs, fsyncDir, lstatNow, openTemp, unlinkQuiet, writeFull } from './safe-fs.js';
+import { ensureDirs, lstatNow } from './safe-fs.js';
 
 const installationSchema = z.object({
   version: z.literal(1),
@@ -187,23 +186,8 @@ export async function openInstallation(opts: OpenInstallationOptions): Promise<I
     agentlog_version: opts.version,
   };
   const path = join(root, installationFile);
-  const tmp = uniqueTempPath(path);
-  const handle = await openTemp(tmp);
-  try {
-    await writeFull(handle, Buffer.from(`${JSON.stringify(record, null, 2)}\n`), 0);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  // A hard link publishes the record only if none exists: two first keeps cannot both win.
-  try {
-    await link(tmp, path);
-  } catch (error) {
-    if (errorCode(error) !== 'EEXIST') throw custodyErrors.io(path, 'record', error);
-  } finally {
-    await unlinkQuiet(tmp);
-  }
-  await fsyncDir(root);
+  // Created only if none exists (a hard link): two first keeps cannot both win.
+  await writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`, { onlyIfAbsent: true, temp: uniqueTempPath(path) });
   const now = readRecord(root);
   if (now === null) throw custodyErrors.io(path, 'read back', new Error('installation record is missing or invalid'));
   if (!holdsHome(now, opts.agent, opts.home, canonical)) throw taken(now);

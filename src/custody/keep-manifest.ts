@@ -8,10 +8,11 @@
 // vouched files, so a kept file removed or edited by hand stays so until its vendor file changes;
 // deleting `.keep-manifest` makes the next keep compare every file on both sides.
 import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionFile } from '../agents/types.js';
 import { manifestFile, tempPath } from './paths.js';
 import { closeQuiet, openReadFd, readAt } from './fd-io.js';
-import { lstatNow, openTemp, renameDurable, unlinkQuiet, writeFull } from './safe-fs.js';
+import { lstatNow } from './safe-fs.js';
 
 /** A vendor file as a keep saw it: what the quick check compares. */
 export interface FileFacts {
@@ -306,18 +307,7 @@ export class KeepManifest {
     if (complete) this.prune();
     if (!this.changed && !this.files.changed && !this.exports.changed) return false;
     const path = join(this.scope.root, manifestFile);
-    const tmp = tempPath(path);
-    const handle = await openTemp(tmp);
-    try {
-      await writeFull(handle, this.serialise(), 0);
-      await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await unlinkQuiet(tmp);
-      throw error;
-    }
-    await handle.close();
-    await renameDurable(tmp, path, this.scope.root);
+    await writeFileAtomic(path, this.serialise(), { temp: tempPath(path) });
     this.changed = this.files.changed = this.exports.changed = false;
     return true;
   }

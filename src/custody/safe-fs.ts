@@ -3,12 +3,12 @@
 // level at a time, and whole-file writes go temp + fsync + rename (kept copies through publisher.ts,
 // which makes a batch durable at once).
 import { chmodSync, constants, lstatSync, mkdirSync, type Stats } from 'node:fs';
-import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { errorCode } from '../fs/stat.js';
 import { CustodyError, custodyErrors } from './errors.js';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_APPEND, O_NOFOLLOW } = constants;
+const { O_RDONLY, O_WRONLY, O_APPEND, O_NOFOLLOW } = constants;
 
 export const fileMode = 0o600;
 export const dirMode = 0o700;
@@ -127,17 +127,6 @@ export async function openRead(path: string): Promise<{ handle: FileHandle; stat
   }
 }
 
-/** Opens (creating or truncating) a private temporary file; a link planted at its name is refused. */
-export async function openTemp(path: string): Promise<FileHandle> {
-  try {
-    const handle = await open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, fileMode);
-    await handle.chmod(fileMode);
-    return handle;
-  } catch (error) {
-    throw wrap(error, path, 'create');
-  }
-}
-
 /** Opens an existing kept file to append to it (never through a link). */
 export async function openAppend(path: string): Promise<FileHandle> {
   try {
@@ -179,16 +168,6 @@ export async function writeFull(handle: FileHandle, buf: Buffer, position: numbe
     const { bytesWritten } = await handle.write(buf, done, buf.length - done, position === null ? null : position + done);
     done += bytesWritten;
   }
-}
-
-/** Renames into place and makes the rename durable. `rename` replaces a link itself, never its target. */
-export async function renameDurable(from: string, to: string, dir: string): Promise<void> {
-  try {
-    await rename(from, to);
-  } catch (error) {
-    throw wrap(error, to, 'rename into');
-  }
-  await fsyncDir(dir);
 }
 
 export async function unlinkQuiet(path: string): Promise<void> {

@@ -2,9 +2,10 @@
 // files (each with its n-gram filter), one manifest replaced atomically, tombstones in their own
 // append-only file (so a corrupt-manifest rebuild keeps them), and quarantine for what is corrupt.
 import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { appendFile, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { appendFile, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic, writeFileAtomicSync } from '../fs/atomic-write.js';
 import { errorCode, isNotFound } from '../fs/stat.js';
 import { emptyManifest, indexFormat, parseManifest, serialiseManifest, type Manifest, type ManifestRead } from './manifest.js';
 import { SearchError } from './errors.js';
@@ -28,23 +29,8 @@ export async function ensureStore(root: string): Promise<void> {
   await mkdir(join(root, 'quarantine'), { recursive: true, mode: 0o700 });
 }
 
-/** Writes `data` to `path` atomically: a unique temp file, fsync (unless `durable` is false), rename. */
-export async function writeAtomic(path: string, data: string | Uint8Array, durable = true): Promise<void> {
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(data);
-    if (durable) await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-}
+/** Writes `data` to `path` atomically (temp, fsync, rename, folder fsync): the one atomic write. */
+export { writeFileAtomic as writeAtomic } from '../fs/atomic-write.js';
 
 /** The manifest file's identity and version (inode, size, mtime): changes whenever it is replaced. */
 export async function manifestStamp(root: string): Promise<string | null> {
@@ -133,7 +119,7 @@ export async function openManifestForWrite(
 /** Replaces the manifest atomically, bumping its revision; returns it with its new stamp. */
 export async function writeManifest(root: string, m: Manifest, nowMs: number): Promise<Manifest> {
   const next: Manifest = { ...m, revision: m.revision + 1, updated_at_ms: nowMs };
-  await writeAtomic(storePaths(root).manifest, serialiseManifest(next));
+  await writeFileAtomic(storePaths(root).manifest, serialiseManifest(next));
   return next;
 }
 
@@ -151,18 +137,6 @@ function exists(path: string): boolean {
   }
 }
 
-/** Like `writeAtomic` without the fsync, synchronously: small generation files, many per sweep. */
-function writeAtomicSync(path: string, data: string | Uint8Array): void {
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-}
-
 /**
  * Writes a generation file and its filter unless already present (content naming dedupes). No
  * fsync: they are re-derivable, and one torn by a power loss fails its content hash, is quarantined
@@ -170,7 +144,7 @@ function writeAtomicSync(path: string, data: string | Uint8Array): void {
  */
 export function writeGeneration(root: string, file: string, data: Uint8Array): void {
   const gpath = generationPath(root, file);
-  if (!exists(gpath)) writeAtomicSync(gpath, data);
+  if (!exists(gpath)) writeFileAtomicSync(gpath, data, { durable: false });
 }
 
 /** Moves a corrupt generation file aside; the next sweep sees it missing and re-extracts its session. */
@@ -224,7 +198,7 @@ export async function appendTombstone(root: string, key: string, atMs: number): 
 
 export async function rewriteTombstones(root: string, t: Tombstones): Promise<void> {
   const body = [...t].map(([key, at_ms]) => `${JSON.stringify({ key, at_ms })}\n`).join('');
-  await writeAtomic(storePaths(root).tombstones, body);
+  await writeFileAtomic(storePaths(root).tombstones, body);
 }
 
 // --- garbage ----------------------------------------------------------------------------------
