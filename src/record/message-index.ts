@@ -227,4 +227,9 @@ export interface MessageExtract {
   bytesRead: number;
   badLines: number;
   problems: { path: string; reason: string }[];
+  /**
+   * What this session's records can never hold, as the reader words it (e.g. answers its agent never
+   * wrote down before some version): a search repeats it while the session is in its window.
+   */
+  coverageNotes?: Record<string, string>;
 }

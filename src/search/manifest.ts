@@ -65,6 +65,8 @@ const entrySchema = z.object({
   /** The agent home the shard was read from (a vendor home, or a kept copy). */
   home: z.string(),
   source_gone: z.boolean().optional(),
+  /** What the session's records can never hold, in its reader's words (repeated in search coverage). */
+  coverage_notes: z.record(z.string(), z.string()).optional(),
 });
 export type ManifestEntry = z.infer<typeof entrySchema>;
 
@@ -146,6 +148,7 @@ export function isManifestEntry(v: unknown): v is ManifestEntry {
   if (!Array.isArray(v.cursors) || !v.cursors.every(isCursor)) return false;
   if (!Array.isArray(v.ignored) || !v.ignored.every(isStr)) return false;
   if (v.source_gone !== undefined && typeof v.source_gone !== 'boolean') return false;
+  if (v.coverage_notes !== undefined && !(isObj(v.coverage_notes) && Object.values(v.coverage_notes).every(isStr))) return false;
   return isJson(v.carry);
 }
 

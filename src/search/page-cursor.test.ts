@@ -11,18 +11,21 @@ describe('page cursors', () => {
     fc.assert(
       fc.property(
         fc.nat(),
-        fc.uniqueArray(fc.nat({ max: 100_000 }), { maxLength: 50 }),
+        fc.uniqueArray(fc.record({ at: fc.nat({ max: 100_000 }), best: fc.integer({ min: -1e13, max: 1e13 }) }), {
+          maxLength: 50,
+          selector: (p) => p.at,
+        }),
         fc.option(fc.record({ ts: fc.nat(), key: fc.string({ maxLength: 80 }) }), { nil: null }),
         (next, pending, after) => {
           const c = decodeCursor(encodeCursor({ qh, snap, next, pending, after }), qh, snap);
-          expect(c).toEqual({ qh, snap, next, pending: [...pending].sort((a, b) => a - b), after });
+          expect(c).toEqual({ qh, snap, next, pending: [...pending].sort((a, b) => a.at - b.at), after });
         },
       ),
     );
   });
 
   it('rejects malformed and foreign cursors (400) and expired ones (410)', () => {
-    const good = encodeCursor({ qh, snap, next: 3, pending: [1], after: null });
+    const good = encodeCursor({ qh, snap, next: 3, pending: [{ at: 1, best: 5 }], after: null });
     const code = (f: () => unknown): [string, number] => {
       try {
         f();

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
+import type { ManifestEntry } from './manifest.js';
+import { matchSession, ScanBudget } from './match.js';
 import { search } from './query.js';
 import { ShardCache } from './shard-cache.js';
+import { readManifest } from './store.js';
 import { sweep } from './sweep.js';
 import { claudeAgents, clock, testStore, writeSession, type Said } from './test-support/claude-home.js';
 
@@ -36,5 +39,15 @@ describe('search on a long session', () => {
       if (q === 'backs nothinghere') expect(body.sessions).toEqual([]);
     }
     expect(worst).toBeLessThan(1500);
+
+    // The deadline is looked at within a session (after its load, and inside its record loop).
+    const read = await readManifest(root);
+    if (read.state !== 'ok') throw new Error('no manifest');
+    const [key, entry] = Object.entries(read.manifest.sessions)[0] as [string, ManifestEntry];
+    const filters = { agents: null, superseded: true, subagents: true, horizon: Number.NEGATIVE_INFINITY };
+    const late = new ScanBudget(performance.now() - 1, Number.POSITIVE_INFINITY);
+    expect(await matchSession(0, key, entry, ['reply', 'green'], filters, cache, late)).toBe('timeout');
+    late.exempt = true;
+    expect(await matchSession(0, key, entry, ['reply', 'green'], filters, cache, late)).toMatchObject({ total: 20_000 });
   });
 });

@@ -18,7 +18,8 @@ async function indexed(
   const root = testStore(home);
   await sweep({ root, agents: claudeAgents(home), now: clock });
   const cache = new ShardCache(root);
-  return { home, root, run: (req, budgets = {}) => search(req, { root, cache, now: clock, budgets }) };
+  // A generous clock unless a test sets one: a loaded test machine must not cut these pages short.
+  return { home, root, run: (req, budgets = {}) => search(req, { root, cache, now: clock, budgets: { timeMs: 10_000, ...budgets } }) };
 }
 
 async function rejects(p: Promise<unknown>, code: string, status: number): Promise<void> {
@@ -172,13 +173,20 @@ describe('search', () => {
     expect((await run({ q: 'plan', includeSuperseded: false })).sessions[0]?.hits.map((h) => h.snippet)).toEqual(['second plan']);
   });
 
-  it('reports a timeout as partial with no cursor', async () => {
+  it('reports a timeout as partial, with what it searched and a cursor that continues', async () => {
     const { run } = await indexed(async (home) => {
       for (let i = 1; i <= 4; i++)
         await writeSession(home, sid(i), [{ role: 'user', text: `budget word ${i}`, ago: minutes(i) }], `-b${i}`);
     });
     const late = await run({ q: 'budget' }, { timeMs: -1 });
-    expect(late).toMatchObject({ state: 'partial', partial_reason: 'timeout', cursor: null });
+    expect(late).toMatchObject({ state: 'partial', partial_reason: 'timeout', searched: { sessions: 1, of: 4, complete: false } });
+    const seen = late.sessions.map((s) => s.session_id);
+    for (let cursor = late.cursor; cursor !== null; ) {
+      const body = await run({ q: 'budget', cursor }, { timeMs: -1 });
+      seen.push(...body.sessions.map((s) => s.session_id));
+      cursor = body.cursor;
+    }
+    expect(seen).toEqual([sid(1), sid(2), sid(3), sid(4)]);
   });
 
   it('stops at the fresh-load budget with a cursor that continues where it stopped', async () => {

@@ -40,6 +40,11 @@ export interface AgentCoverage {
   oldest_ts_ms: number;
   newest_ts_ms: number;
   source_gone: number;
+  /**
+   * What some of these sessions can never yield, in the agent reader's words (present only when a
+   * session in the window said so).
+   */
+  notes?: Record<string, string>;
 }
 
 export interface Coverage {
@@ -48,10 +53,26 @@ export interface Coverage {
   /** When the last complete sweep finished, and how long ago (null before the first). */
   last_sweep_ms: number | null;
   stale_by_ms: number | null;
-  /** Counts over the sessions inside the window (weak spot 31). */
+  /** Counts over the sessions inside the window. */
   agents: Partial<Record<AgentId, AgentCoverage>>;
-  /** What Intendant logs written before the message lane can ever yield (seed 000, verbatim). */
-  legacy: { ask_human_answers: string; follow_ups: string };
+}
+
+/**
+ * What the answer has searched so far, this page and the pages before it: every page shows the next
+ * sessions of one fixed order, and only those no unsearched session could outrank.
+ */
+export interface Searched {
+  /** Sessions of the window searched. */
+  sessions: number;
+  /** Sessions of the window that could hold a hit (they said something inside it). */
+  of: number;
+  /** Every session of the window was searched: an empty answer means nothing matches. */
+  complete: boolean;
+  /**
+   * The newest message of any session not searched yet (null when complete): every hit newer than
+   * this has been found, and the cursor goes on with the older ones.
+   */
+  newest_unsearched_ms: number | null;
 }
 
 export interface SearchBody {
@@ -61,13 +82,9 @@ export interface SearchBody {
   window_days: number;
   sessions: SessionGroup[];
   cursor: string | null;
+  searched: Searched;
   coverage: Coverage;
 }
-
-export const legacyCoverage = {
-  ask_human_answers: 'none before 2026-07 (never persisted)',
-  follow_ups: 'best-effort before 2026-07',
-} as const;
 
 /** The body of an error answer (the HTTP status comes from the error's code). */
 export interface SearchErrorBody {

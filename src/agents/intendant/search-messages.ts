@@ -11,7 +11,13 @@ import type { MessageLocator } from './messages.js';
 import { parseIntendantSession } from './parse-session.js';
 
 /** Bump when what this file extracts changes: the index then re-reads every Intendant session. */
-export const intendantMessagesVersion = 1;
+export const intendantMessagesVersion = 2;
+
+/** What sessions written before the message lane (2026-07) can ever yield (seed 000, verbatim). */
+export const legacyEraNotes = {
+  ask_human_answers: 'none before 2026-07 (never persisted)',
+  follow_ups: 'best-effort before 2026-07',
+} as const;
 
 /** A stable id per message for `record_ids` marks, from its locator. */
 function itemId(l: MessageLocator): string {
@@ -25,8 +31,10 @@ async function extract(session: DiscoveredSession) {
   const parsed = await parseIntendantSession(session.path, { detail: 'messages', links: linksOf(session) });
   const records: MessageRecord[] = [];
   const cut: string[] = [];
+  let legacy = false;
   let newest = 0;
   for (const m of parsed.messages) {
+    legacy ||= m.legacy;
     if (m.text.trim() === '' || m.locator === undefined) continue;
     const id = itemId(m.locator);
     const ts = m.tsMs ?? 0;
@@ -39,7 +47,8 @@ async function extract(session: DiscoveredSession) {
   const marks: SupersessionMark[] =
     cut.length === 0 ? [] : [{ kind: 'record_ids', record_ids: cut, at_ms: newest, reason: 'conversation_rewound' }];
   const badLines = parsed.badLines.reduce((n, b) => n + b.count, 0);
-  return wholeExtract(files, records, marks, { badLines, problems: parsed.problems.map((p) => ({ path: p.path, reason: p.reason })) });
+  const out = wholeExtract(files, records, marks, { badLines, problems: parsed.problems.map((p) => ({ path: p.path, reason: p.reason })) });
+  return legacy ? { ...out, coverageNotes: { ...legacyEraNotes } } : out;
 }
 
 export const intendantSearchMessages: MessageExtractor = { version: intendantMessagesVersion, extract };

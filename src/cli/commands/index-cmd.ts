@@ -23,9 +23,12 @@ function summary(r: SweepReport): string {
   return `indexed ${parts.join(', ')}; ${mib(r.bytes_read)} read in ${(r.duration_ms / 1000).toFixed(2)} s`;
 }
 
-function notes(r: SweepReport, ctx: CliContext): void {
+/** `problems`: also what could not be read (a watch prints them after its first sweep only, not every 30 s). */
+function notes(r: SweepReport, ctx: CliContext, problems = true): void {
   for (const f of r.failed.slice(0, 20)) ctx.stderr.write(`  failed ${f.session}: ${f.reason}\n`);
   if (r.failed.length > 20) ctx.stderr.write(`  … and ${r.failed.length - 20} more (--json lists them)\n`);
+  for (const p of problems ? r.problems.slice(0, 20) : []) ctx.stderr.write(`  problem ${p.path}: ${p.reason}\n`);
+  if (problems && r.problems.length > 20) ctx.stderr.write(`  … and ${r.problems.length - 20} more problems (--json lists them)\n`);
   if (r.quarantined_manifest !== null)
     ctx.stderr.write(`  the index manifest was corrupt: moved to ${r.quarantined_manifest} and rebuilt\n`);
 }
@@ -88,7 +91,7 @@ export const indexCommand: Command = {
         if (json) return;
         // After the first sweep, only sweeps that did something are worth a line.
         if (n === 1 || r.extracted + r.resumed + r.expired + r.failed.length > 0) ctx.stdout.write(`${summary(r)}\n`);
-        notes(r, ctx);
+        notes(r, ctx, n === 1);
       },
       onError: (error) => ctx.stderr.write(`agentlog index: ${error instanceof Error ? error.message : String(error)}\n`),
     });

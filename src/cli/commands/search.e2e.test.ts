@@ -1,5 +1,6 @@
 // `agentlog index` and `agentlog search` as a user runs them, over a temporary home holding the
 // Claude Code corpus.
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
@@ -25,7 +26,7 @@ describe.skipIf(!hasCorpus)('agentlog index / search', () => {
     const r = await runCli(['search', 'Delegate', 'subagent', '--json'], home);
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout) as SearchBody;
-    expect(Object.keys(body)).toEqual(['ok', 'state', 'partial_reason', 'window_days', 'sessions', 'cursor', 'coverage']);
+    expect(Object.keys(body)).toEqual(['ok', 'state', 'partial_reason', 'window_days', 'sessions', 'cursor', 'searched', 'coverage']);
     expect(body.state).toBe('ready');
     const hit = body.sessions[0]?.hits[0];
     expect(body.sessions[0]?.session_key).toBe('claude_code:0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f');
@@ -79,6 +80,16 @@ describe.skipIf(!hasCorpus)('agentlog index / search', () => {
     }
     const json = await runCli(['search', ' ', '--json'], home);
     expect(JSON.parse(json.stdout)).toEqual({ error: { code: 'QueryRequired', message: 'give at least one search term' } });
+  });
+
+  it('reports an agent home it cannot read, on stderr and in --json', async () => {
+    const home = await tempDir();
+    await symlink(join(home, '.claude'), join(home, '.claude'));
+    const r = await runCli(['index'], home);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/problem .*\.claude: claude_code home unreadable: .*ELOOP/);
+    const json = JSON.parse((await runCli(['index', '--json'], home)).stdout) as { problems: { path: string }[] };
+    expect(json.problems.map((p) => p.path)).toEqual([join(home, '.claude')]);
   });
 
   it('says the index is empty before the first index run', async () => {

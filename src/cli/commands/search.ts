@@ -3,11 +3,11 @@
 import { commonFlags, flag, flagValue, flagValues, intFlag, UsageError } from '../args.js';
 import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
 import type { Command } from '../command.js';
-import type { CliContext } from '../context.js';
 import { ansiStyle, plainStyle, type Style } from '../render/format.js';
-import { queryLimits, search } from '../../search/query.js';
+import { queryLimits, type Budgets } from '../../search/query.js';
+import { searchThrough } from '../../search/search-through.js';
 import type { SearchBody, SearchHit, SessionGroup } from '../../search/response.js';
-import { ShardCache } from '../../search/shard-cache.js';
+import { defaultArenaBytes, ShardCache } from '../../search/shard-cache.js';
 import { storeRoot } from '../../search/store.js';
 
 function when(ms: number): string {
@@ -51,28 +51,39 @@ export function searchText(body: SearchBody, style: Style): string {
   return body.sessions.map((g) => groupText(g, style)).join('\n\n');
 }
 
-function footer(body: SearchBody, terms: readonly string[], ctx: CliContext): void {
-  const err = ctx.stderr;
-  if (body.state === 'building') {
-    err.write('the search index is empty: run `agentlog index` first (or keep `agentlog index --watch` running)\n');
-    return;
+const quoted = (terms: readonly string[]): string => terms.map((t) => `"${t}"`).join(' ');
+
+/**
+ * The lines after the results. "No messages match" only when the whole window was searched; a
+ * partial answer says what it searched and how to go on.
+ */
+export function footerLines(body: SearchBody, terms: readonly string[], continued: boolean): string[] {
+  if (body.state === 'building')
+    return ['the search index is empty: run `agentlog index` first (or keep `agentlog index --watch` running)'];
+  const out: string[] = [];
+  const s = body.searched;
+  if (body.sessions.length === 0 && s.complete) {
+    const d = body.window_days;
+    const what = continued ? 'no more messages' : d === 0 ? 'no indexed messages' : `no messages in the last ${d} day${d === 1 ? '' : 's'}`;
+    out.push(`${what} match ${quoted(terms)}`);
+  } else if (body.sessions.length === 0 || body.state === 'partial') {
+    const since = s.newest_unsearched_ms === null ? '' : ` (every hit after ${when(s.newest_unsearched_ms)} is shown)`;
+    const why = body.state !== 'partial' ? '' : body.partial_reason === 'timeout' ? 'out of time: ' : 'the page hit its size budget: ';
+    out.push(`partial: ${why}searched ${s.sessions} of ${s.of} sessions${since}`);
   }
-  if (body.sessions.length === 0)
-    err.write(
-      `no messages in the last ${body.window_days === 0 ? 'any' : `${body.window_days} days`} match ${terms.map((t) => `"${t}"`).join(' ')}\n`,
-    );
-  if (body.state === 'partial') {
-    err.write(
-      body.partial_reason === 'timeout'
-        ? 'partial: the search ran out of time; run it again for the rest\n'
-        : 'partial: the page hit its size budget\n',
-    );
-  }
-  if (body.cursor !== null) err.write(`more: add --cursor ${body.cursor}\n`);
+  if (body.cursor !== null) out.push(`more: add --cursor ${body.cursor}`);
   const stale = body.coverage.stale_by_ms;
   if (stale !== null && stale > 60 * 60_000)
-    err.write(`the index was last updated ${Math.round(stale / 60_000)} minutes ago: run \`agentlog index\` for newer messages\n`);
+    out.push(`the index was last updated ${Math.round(stale / 60_000)} minutes ago: run \`agentlog index\` for newer messages`);
+  return out;
 }
+
+/**
+ * A person waits at the terminal: each page may take a couple of seconds and read more from disk
+ * than a server would allow per request, and short pages are continued for up to a minute.
+ */
+const cliBudgets: Partial<Budgets> = { timeMs: 2000, freshLoadBytes: defaultArenaBytes };
+const cliWaitMs = 60_000;
 
 export const searchCommand: Command = {
   name: 'search',
@@ -94,7 +105,7 @@ export const searchCommand: Command = {
     const windowDays = intFlag(args, 'window-days', 0, 36_500);
     const agents = parseAgentList(flagValues(args, 'agent'));
     const root = storeRoot(ctx.stateRoot);
-    const body = await search(
+    const body = await searchThrough(
       {
         q: terms.join(' '),
         ...(agents !== undefined ? { agents } : {}),
@@ -104,7 +115,8 @@ export const searchCommand: Command = {
         cursor: flagValue(args, 'cursor') ?? null,
         ...(windowDays !== undefined ? { windowDays } : {}),
       },
-      { root, cache: new ShardCache(root), now: () => ctx.now() },
+      { root, cache: new ShardCache(root), now: () => ctx.now(), budgets: cliBudgets },
+      { waitMs: cliWaitMs },
     );
     if (flag(args, 'json')) {
       ctx.stdout.write(`${JSON.stringify(body)}\n`);
@@ -112,7 +124,7 @@ export const searchCommand: Command = {
     }
     const text = searchText(body, ctx.color ? ansiStyle : plainStyle);
     if (text !== '') ctx.stdout.write(`${text}\n`);
-    footer(body, terms, ctx);
+    for (const l of footerLines(body, terms, flagValue(args, 'cursor') !== undefined)) ctx.stderr.write(`${l}\n`);
     return 0;
   },
 };
