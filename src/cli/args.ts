@@ -1,5 +1,7 @@
-// A small, strict argument parser: flags are declared once per command; anything undeclared is an error.
-import { AgentlogError } from '../errors.js';
+// Strict argument parsing on `node:util` `parseArgs`: flags are declared once per command; anything
+// undeclared is an error.
+import { parseArgs as parseNodeArgs } from 'node:util';
+import { AgentlogError, reason } from '../errors.js';
 
 export interface FlagSpec {
   name: string;
@@ -18,8 +20,8 @@ export interface ParsedArgs {
 }
 
 export class UsageError extends AgentlogError<'Usage'> {
-  constructor(message: string) {
-    super('Usage', 'usage', message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('Usage', 'usage', message, options);
     this.name = 'UsageError';
   }
 }
@@ -30,49 +32,92 @@ export const commonFlags: FlagSpec[] = [
   { name: 'help', short: 'h', help: 'show this help' },
 ];
 
-export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedArgs {
-  const byName = new Map(specs.map((s) => [s.name, s]));
-  const byShort = new Map(specs.filter((s) => s.short !== undefined).map((s) => [s.short as string, s]));
-  const flags = new Map<string, string[]>();
-  const positionals: string[] = [];
-  const add = (spec: FlagSpec, value: string): void => {
-    const list = flags.get(spec.name) ?? [];
-    if (list.length > 0 && spec.repeat !== true) throw new UsageError(`--${spec.name} is given twice`);
-    list.push(value);
-    flags.set(spec.name, list);
-  };
+type NodeOptions = Record<string, { type: 'boolean' | 'string'; multiple: boolean; short?: string }>;
+
+function nodeOptions(specs: readonly FlagSpec[]): NodeOptions {
+  const options: NodeOptions = {};
+  for (const s of specs)
+    options[s.name] = {
+      type: s.value === undefined ? 'boolean' : 'string',
+      multiple: s.repeat === true,
+      ...(s.short !== undefined ? { short: s.short } : {}),
+    };
+  return options;
+}
+
+/**
+ * A flag that takes a value takes the next word whatever it starts with (`-n -3` is a page size
+ * of -3 for the command to judge), as it always has; `node:util` would call that ambiguous, so
+ * such pairs are handed to it joined (`--lines=-3`).
+ */
+function joinValues(argv: readonly string[], specs: readonly FlagSpec[]): string[] {
+  const valued = new Map<string, FlagSpec>();
+  for (const s of specs) {
+    if (s.value === undefined) continue;
+    valued.set(`--${s.name}`, s);
+    if (s.short !== undefined) valued.set(`-${s.short}`, s);
+  }
+  const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
+      out.push(...argv.slice(i));
       break;
     }
-    let spec: FlagSpec | undefined;
-    let inline: string | undefined;
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-      inline = eq === -1 ? undefined : arg.slice(eq + 1);
-      spec = byName.get(name);
-      if (spec === undefined) throw new UsageError(`unknown flag --${name} for \`agentlog ${command}\` (see agentlog ${command} --help)`);
-    } else if (arg.startsWith('-') && arg.length > 1 && !/^-\d/.test(arg)) {
-      spec = byShort.get(arg.slice(1, 2));
-      if (spec === undefined) throw new UsageError(`unknown flag ${arg} for \`agentlog ${command}\` (see agentlog ${command} --help)`);
-      if (arg.length > 2) inline = arg.slice(2);
-    } else {
-      positionals.push(arg);
-      continue;
-    }
-    if (spec.value === undefined) {
-      if (inline !== undefined) throw new UsageError(`--${spec.name} takes no value`);
-      add(spec, 'true');
-    } else {
-      const value = inline ?? argv[++i];
-      if (value === undefined) throw new UsageError(`--${spec.name} needs a value (${spec.value})`);
-      add(spec, value);
-    }
+    const spec = valued.get(arg);
+    const next = argv[i + 1];
+    if (spec !== undefined && next !== undefined) {
+      out.push(`--${spec.name}=${next}`);
+      i++;
+    } else out.push(arg);
   }
-  return { positionals, flags };
+  return out;
+}
+
+/** The message for what `node:util` refused, naming the flag as the user typed it. */
+function refusal(argv: readonly string[], specs: readonly FlagSpec[], command: string, fallback: string): string {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const { tokens } = parseNodeArgs({ args: [...argv], options: nodeOptions(specs), strict: false, allowPositionals: true, tokens: true });
+  for (const t of tokens) {
+    if (t.kind !== 'option') continue;
+    const spec = byName.get(t.name);
+    if (spec === undefined) return `unknown flag ${t.rawName} for \`agentlog ${command}\` (see agentlog ${command} --help)`;
+    if (spec.value === undefined && t.value !== undefined) return `--${spec.name} takes no value`;
+    if (spec.value !== undefined && t.value === undefined) return `--${spec.name} needs a value (${spec.value})`;
+  }
+  return fallback;
+}
+
+function strictParse(args: string[], specs: readonly FlagSpec[]) {
+  return parseNodeArgs({ args, options: nodeOptions(specs), strict: true, allowPositionals: true, tokens: true });
+}
+
+/** Parses a command's argv strictly against its declared flags (with `node:util` `parseArgs`). */
+export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedArgs {
+  const args = joinValues(argv, specs);
+  let parsed: ReturnType<typeof strictParse>;
+  try {
+    parsed = strictParse(args, specs);
+  } catch (error) {
+    throw new UsageError(refusal(args, specs, command, reason(error)), { cause: error });
+  }
+  const flags = new Map<string, string[]>();
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'option') continue;
+    const spec = specs.find((s) => s.name === t.name);
+    if (spec === undefined) continue;
+    const list = flags.get(spec.name) ?? [];
+    if (list.length > 0 && spec.repeat !== true) throw new UsageError(`--${spec.name} is given twice`);
+    list.push(t.value ?? 'true');
+    flags.set(spec.name, list);
+  }
+  return { positionals: parsed.positionals, flags };
+}
+
+/** Whether `--json` was asked for, read leniently (for an error met before the strict parse). */
+export function jsonRequested(argv: readonly string[]): boolean {
+  const { values } = parseNodeArgs({ args: [...argv], options: { json: { type: 'boolean' } }, strict: false, allowPositionals: true });
+  return values.json === true;
 }
 
 export function flag(args: ParsedArgs, name: string): boolean {

@@ -10,7 +10,10 @@ import type { AgentId } from '../record/types.js';
 import type { AgentHomes } from '../scan/scan.js';
 
 export interface Output {
+  /** Human output passes the one sanitiser on its way here (see terminal-safe.ts); --json's stdout does not. */
   write(text: string): void;
+  /** agentlog's own terminal sequences (a progress line's carriage return and erase), never log text. */
+  control(sequence: string): void;
   readonly isTTY: boolean;
 }
 
@@ -51,6 +54,11 @@ export function selectAgents(agents: AgentHomes[], ids: readonly AgentId[] | und
   return agents.filter((a) => ids.includes(a.reader.id));
 }
 
+function rawOutput(stream: NodeJS.WriteStream): Output {
+  const write = (t: string): void => void stream.write(t);
+  return { write, control: write, isTTY: stream.isTTY === true };
+}
+
 export function processContext(): CliContext {
   const env = process.env;
   const userHome = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
@@ -84,8 +92,8 @@ export function processContext(): CliContext {
     });
   }
   return {
-    stdout: { write: (t) => void process.stdout.write(t), isTTY: process.stdout.isTTY === true },
-    stderr: { write: (t) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true },
+    stdout: rawOutput(process.stdout),
+    stderr: rawOutput(process.stderr),
     stateRoot,
     userHome,
     lookup,

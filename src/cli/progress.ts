@@ -20,10 +20,11 @@ export function progressBar(out: Output, label: string, enabled: boolean): Progr
       shown = true;
       const width = 28;
       const filled = total === 0 ? width : Math.round((done / total) * width);
-      out.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+      out.control('\r');
+      out.write(`${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
     },
     done() {
-      if (shown) out.write('\r\u001b[2K');
+      if (shown) out.control('\r\u001b[2K');
     },
   };
 }

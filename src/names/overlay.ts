@@ -9,6 +9,7 @@ import { withLock } from '../fs/lock.js';
 import { writeFileAtomicSync as writeFileAtomic } from '../fs/atomic-write.js';
 import { makePrivateDir } from '../sessionlog/private-fs.js';
 import { normaliseName, normaliseNameOrNull } from '../sessionlog/session-name.js';
+import { stripControls } from '../text/control-chars.js';
 import { NamesError } from './errors.js';
 import { normaliseSource } from './sources.js';
 
@@ -23,13 +24,13 @@ export function overlayPath(stateRoot: string): string {
   return join(resolve(stateRoot), overlayFile);
 }
 
-/** Sources and names normalised (on read as on write); blank names dropped. */
+/** Sources and names normalised (on read as on write, control characters removed); blank names dropped. */
 function normalise(raw: Overlay): Overlay {
   const out: Overlay = {};
   for (const [source, names] of Object.entries(raw)) {
     const key = normaliseSource(source);
     for (const [id, name] of Object.entries(names)) {
-      const n = normaliseNameOrNull(name);
+      const n = normaliseNameOrNull(stripControls(name).text);
       if (n === null || id.trim() === '') continue;
       (out[key] ??= {})[id.trim()] = n;
     }
@@ -102,7 +103,7 @@ async function update(stateRoot: string, change: (overlay: Overlay) => void): Pr
 
 /** Names a session in the overlay; returns the stored (normalised) name. */
 export async function setOverlayName(stateRoot: string, source: string, sessionId: string, name: string): Promise<string> {
-  const normalised = normaliseName(name);
+  const normalised = normaliseName(stripControls(name).text);
   const key = normaliseSource(source);
   const id = sessionId.trim();
   await update(stateRoot, (overlay) => {

@@ -35,6 +35,9 @@ export async function resolvePathTarget(path: string, readers: readonly AgentRea
 
 /** Finds a session by exact id, else by a prefix only one session has. */
 export async function resolveIdTarget(id: string, agents: AgentHomes[]): Promise<Resolved> {
+  // Every id starts with the empty prefix: a blank target would pick whichever session is alone.
+  if (id.trim() === '')
+    throw new ScanError('AmbiguousSession', 'an empty session id matches every session; give an id, a unique id prefix or a file');
   const { sessions } = await discoverAll(agents);
   const exact = sessions.filter((s) => s.session.sessionId === id);
   const matches = exact.length > 0 ? exact : sessions.filter((s) => s.session.sessionId.startsWith(id));

@@ -22,6 +22,11 @@ describe.skipIf(!hasCorpus)('agentlog keep', () => {
     const second = await runCli(['keep', '--all'], t.home);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toMatch(/0 copied, 0 extended, 0 refreshed, 6 skipped, 0 failed/);
+    // A short table, one row per agent home, saying where the copies are.
+    const lines = second.stdout.trimEnd().split('\n');
+    expect(lines.every((l) => l.length < 160)).toBe(true);
+    expect(lines[1]?.split(/\s+/)).toEqual(['AGENT', 'SESSIONS', 'COPIED', 'EXTENDED', 'REFRESHED', 'SKIPPED', 'FAILED', 'KEPT', 'IN']);
+    expect(lines[2]?.split(/\s+/)).toEqual(['claude_code', '4', '0', '0', '0', '6', '0', a.installations[0]?.root]);
   });
 
   it('keeps sessions by id and refuses bad requests with exit 2', async () => {

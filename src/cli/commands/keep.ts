@@ -17,11 +17,40 @@ function sessionLine(s: SessionKeepReport): string {
   return `${s.agent} ${s.session_id}: ${counts({ copied: s.copied.length, extended: s.extended.length, refreshed: s.refreshed.length, skipped: s.skipped.length, failed: s.failed.length })}`;
 }
 
+/** One row per agent home kept: what happened to its files, and where the copies are. */
+function installationTable(report: KeepReport): string {
+  const head = ['AGENT', 'SESSIONS', 'COPIED', 'EXTENDED', 'REFRESHED', 'SKIPPED', 'FAILED', 'KEPT IN'];
+  const rows = report.installations.map((i) => {
+    const mine = report.sessions.filter((s) => s.installation === i.key && s.agent === i.agent);
+    const sum = (pick: (s: SessionKeepReport) => readonly unknown[]): string => String(mine.reduce((n, s) => n + pick(s).length, 0));
+    return [
+      i.agent,
+      String(mine.length),
+      sum((s) => s.copied),
+      sum((s) => s.extended),
+      sum((s) => s.refreshed),
+      sum((s) => s.skipped),
+      sum((s) => s.failed),
+      i.root,
+    ];
+  });
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] as string).length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, c) => {
+        if (c === cells.length - 1) return cell;
+        const w = widths[c] as number;
+        return c === 0 ? cell.padEnd(w) : cell.padStart(w);
+      })
+      .join('  ');
+  return [head, ...rows].map(line).join('\n');
+}
+
 function printText(report: KeepReport, byId: boolean, ctx: CliContext): void {
   if (byId) for (const s of report.sessions) ctx.stdout.write(`${sessionLine(s)}\n`);
-  const where = report.installations.map((i) => `${i.root} (${i.agent} ${i.home})`).join(', ');
   const n = report.totals.sessions;
-  ctx.stdout.write(`kept ${n} session${n === 1 ? '' : 's'}${where === '' ? '' : ` into ${where}`}: ${counts(report.totals)}\n`);
+  ctx.stdout.write(`kept ${n} session${n === 1 ? '' : 's'}: ${counts(report.totals)}\n`);
+  if (report.installations.length > 0) ctx.stdout.write(`${installationTable(report)}\n`);
   for (const s of report.sessions)
     for (const f of s.failed) ctx.stderr.write(`failed: ${s.agent} ${s.session_id} ${f.path}: ${f.message}\n`);
   for (const p of report.problems) ctx.stderr.write(`warning: ${p.path}: ${p.message}\n`);

@@ -7,6 +7,7 @@ import { selectAgents } from '../context.js';
 import type { Command } from '../command.js';
 import { resolveTarget } from '../../scan/resolve.js';
 import { renameSession } from '../../names/session-names.js';
+import { stripControls } from '../../text/control-chars.js';
 
 export const renameCommand: Command = {
   name: 'rename',
@@ -19,7 +20,10 @@ export const renameCommand: Command = {
       throw new UsageError('rename takes a session (an id, a unique id prefix or a file) and the new name');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const { reader, session } = await resolveTarget(target, agents);
-    const renamed = await renameSession(ctx.stateRoot, reader.id, session.sessionId, session.path, words.join(' '));
+    // Names are stored without control characters: a name is for reading, never for driving a terminal.
+    const { text: name, removed } = stripControls(words.join(' '));
+    const renamed = await renameSession(ctx.stateRoot, reader.id, session.sessionId, session.path, name);
+    if (removed > 0) ctx.stderr.write(`removed ${removed} control character${removed === 1 ? '' : 's'} from the name\n`);
     if (flag(args, 'json')) {
       ctx.stdout.write(
         `${JSON.stringify({ agent: reader.id, session_id: session.sessionId, name: renamed.name, stored_in: renamed.where, path: renamed.path })}\n`,

@@ -8,35 +8,47 @@ import { progressBar } from '../progress.js';
 import { scan, type ScanReport } from '../../scan/scan.js';
 import type { SessionRow } from '../../scan/session-row.js';
 import { applySessionNames } from '../../names/session-names.js';
+import { overlayPath } from '../../names/overlay.js';
 import { shortTime, thousands, totalTokens } from '../render/format.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
+import { escapeControls } from '../terminal-safe.js';
 
-function scanJson(report: ScanReport): unknown {
+/** Something besides the logs that scan could not use (today: the names overlay). */
+interface Problem {
+  path: string;
+  reason: string;
+}
+
+function scanJson(report: ScanReport, problems: readonly Problem[]): unknown {
   return {
     roots: report.roots,
     sessions: report.sessions,
     unreadable: report.unreadable,
     unparsed: report.unparsed,
     bad_lines: report.bad_lines,
+    problems,
   };
 }
 
 function table(rows: readonly SessionRow[], ctx: CliContext): string {
   const style = ctx.color ? ansiStyle : plainStyle;
   const head = ['AGENT', 'SESSION', 'REPO', 'BRANCH', 'STARTED', 'ENDED', 'TURNS', 'TOOLS', 'TOKENS', 'SUB', 'FILE'];
-  const body = rows.map((r) => [
-    r.agent,
-    r.name !== null ? `${r.session_id.slice(0, 8)} ${r.name}` : r.session_id,
-    r.repo || '—',
-    r.branch ?? '—',
-    shortTime(r.started_at),
-    shortTime(r.ended_at),
-    String(r.turns),
-    String(r.tool_calls),
-    thousands(totalTokens(r.totals_with_subagents)),
-    String(r.subagents),
-    r.file,
-  ]);
+  // Cells are measured as they will print (control characters escaped), so columns stay aligned.
+  const body = rows.map((r) =>
+    [
+      r.agent,
+      r.name !== null ? `${r.session_id.slice(0, 8)} ${r.name}` : r.session_id,
+      r.repo || '—',
+      r.branch ?? '—',
+      shortTime(r.started_at),
+      shortTime(r.ended_at),
+      String(r.turns),
+      String(r.tool_calls),
+      thousands(totalTokens(r.totals_with_subagents)),
+      String(r.subagents),
+      r.file,
+    ].map((cell) => escapeControls(cell, false)),
+  );
   const widths = head.map((h, i) => Math.min(48, Math.max(h.length, ...body.map((b) => (b[i] as string).length))));
   const fmt = (cells: string[]): string =>
     cells
@@ -66,9 +78,13 @@ export const scanCommand: Command = {
       onProgress: (d, t) => progress.update(d, t),
     });
     progress.done();
-    for (const warning of await applySessionNames(report.sessions, ctx.stateRoot)) ctx.stderr.write(`warning: ${warning}\n`);
+    const problems = (await applySessionNames(report.sessions, ctx.stateRoot)).map((w) => ({
+      path: overlayPath(ctx.stateRoot),
+      reason: w,
+    }));
+    for (const p of problems) ctx.stderr.write(`warning: ${p.reason}\n`);
     if (json) {
-      ctx.stdout.write(`${JSON.stringify(scanJson(report), null, 2)}\n`);
+      ctx.stdout.write(`${JSON.stringify(scanJson(report, problems), null, 2)}\n`);
       return 0;
     }
     const looked = report.roots.map((r) => `${r.path} (${r.sessions})`).join(', ');

@@ -6,12 +6,15 @@ import { selectAgents } from '../context.js';
 import type { Command } from '../command.js';
 import { resolveTarget } from '../../scan/resolve.js';
 import { sessionName } from '../../names/session-names.js';
+import { readOverlay } from '../../names/overlay.js';
+import { reason } from '../../errors.js';
+import { ScanError } from '../../scan/errors.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import { writeRecord } from '../../record/serialise.js';
 import { detailLevels, isDetail } from '../../record/types.js';
 import { writeRecordText } from '../render/record-text.js';
-import { renderRecordMarkdown } from '../render/record-markdown.js';
+import { writeRecordMarkdown } from '../render/record-markdown.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
 
 export const showCommand: Command = {
@@ -37,22 +40,24 @@ export const showCommand: Command = {
     for (const b of parsed.badLines)
       ctx.stderr.write(`warning: ${b.count} unparseable line${b.count === 1 ? '' : 's'} skipped in ${b.path}\n`);
     for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
-    if (parsed.record === null) {
-      ctx.stderr.write(`agentlog: ${session.path} holds no ${reader.displayName} session\n`);
-      return 1;
-    }
+    // Found by id or by path, a file that holds no session is the same answer: the request names nothing to show.
+    if (parsed.record === null) throw new ScanError('NotASession', `${session.path} holds no ${reader.displayName} session`);
     const record = finaliseRecord(parsed.record, { detail, elide: makeHomeElider(ctx.userHome) });
+    const write = (text: string): void => ctx.stdout.write(text);
     if (flag(args, 'json')) {
-      writeRecord(record, (chunk) => ctx.stdout.write(chunk));
-      ctx.stdout.write('\n');
-    } else if (flag(args, 'markdown')) ctx.stdout.write(renderRecordMarkdown(record));
-    else
-      writeRecordText(
-        record,
-        ctx.color ? ansiStyle : plainStyle,
-        { file: session.path, name: await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path) },
-        (t) => ctx.stdout.write(t),
-      );
+      writeRecord(record, write);
+      write('\n');
+      return 0;
+    }
+    // `sessionName` reads an unreadable overlay as no name; say why the name is missing, as scan does.
+    const overlayProblem = await readOverlay(ctx.stateRoot).then(
+      () => null,
+      (error: unknown) => reason(error),
+    );
+    if (overlayProblem !== null) ctx.stderr.write(`warning: ${overlayProblem}\n`);
+    const name = await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path);
+    if (flag(args, 'markdown')) writeRecordMarkdown(record, name, write);
+    else writeRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name }, write);
     return 0;
   },
 };

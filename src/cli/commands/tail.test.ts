@@ -16,6 +16,16 @@ describe.skipIf(!hasCorpus)('agentlog tail', () => {
     expect(lines[2]).toMatch(/^2025-09-03 01:02:03\s+assistant\s+CLAUDE\.md has been created/);
   });
 
+  it('takes whatever show takes: the session file by its path', async () => {
+    const t = await claudeHome();
+    const file = t.vendor(mainRel('-sample-project', sampleId));
+    const byPath = await runCli(['tail', file, '-n', '3'], t.home);
+    expect(byPath.code, byPath.stderr).toBe(0);
+    const byId = await runCli(['tail', sampleId, '-n', '3'], t.home);
+    expect(byPath.stdout).toBe(byId.stdout);
+    expect((await runCli(['show', file], t.home)).code).toBe(0);
+  });
+
   it('prints one JSON document with --json, and takes a unique id prefix', async () => {
     const t = await claudeHome();
     const r = await runCli(['tail', '0a1b', '--json'], t.home);

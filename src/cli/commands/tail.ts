@@ -5,7 +5,7 @@ import { parseAgentList } from '../agent-flag.js';
 import { selectAgents, type CliContext } from '../context.js';
 import type { Command } from '../command.js';
 import { shortTime } from '../render/format.js';
-import { resolveIdTarget } from '../../scan/resolve.js';
+import { looksLikePath, resolveIdTarget, resolvePathTarget } from '../../scan/resolve.js';
 import { Catalog, isCustodyError, type Entry } from '../../custody/index.js';
 import type { AgentHomes } from '../../scan/scan.js';
 
@@ -35,6 +35,31 @@ async function fullId(target: string, catalog: Catalog, agents: AgentHomes[]): P
   }
 }
 
+/**
+ * The catalog and session id for what `show` would take: a file or folder (claimed as `show`
+ * claims it, read from the agent home it lies in), else an id or a unique prefix.
+ */
+async function open(target: string, agents: AgentHomes[], ctx: CliContext): Promise<{ catalog: Catalog; id: string }> {
+  const options = { stateRoot: ctx.stateRoot, version: ctx.version, now: ctx.now };
+  if (looksLikePath(target)) {
+    const { reader, session } = await resolvePathTarget(
+      target,
+      agents.map((a) => a.reader),
+    );
+    const known = agents.some((a) => a.reader.id === reader.id && a.homes.includes(session.home));
+    const withHome = known ? agents : [...agents, { reader, homes: [session.home] }];
+    const catalog = await Catalog.open({ ...options, agents: withHome });
+    // Paging and following read through custody, which finds a session by its agent's layout.
+    if ((await catalog.locate(session.sessionId)) === null)
+      throw new UsageError(
+        `${target} is a ${reader.displayName} session outside its agent's folder layout and the kept copies; tail reads sessions where the agent keeps them (show reads any file)`,
+      );
+    return { catalog, id: session.sessionId };
+  }
+  const catalog = await Catalog.open({ ...options, agents });
+  return { catalog, id: await fullId(target, catalog, agents) };
+}
+
 function writeEntries(entries: readonly Entry[], ctx: CliContext): void {
   if (entries.length > 0) ctx.stdout.write(`${entries.map(entryLine).join('\n')}\n`);
 }
@@ -42,7 +67,7 @@ function writeEntries(entries: readonly Entry[], ctx: CliContext): void {
 export const tailCommand: Command = {
   name: 'tail',
   summary: 'print the newest entries of a session (vendor tree or kept copy); --follow for new ones',
-  usage: 'tail <session-id> [-n N] [--follow] [--agent A] [--json]',
+  usage: 'tail <file-or-session-id> [-n N] [--follow] [--agent A] [--json]',
   flags: [
     { name: 'lines', short: 'n', value: 'N', help: `how many entries (1-10000, default ${defaultLines})` },
     { name: 'follow', short: 'f', help: 'keep printing entries as the session is written (Ctrl-C stops)' },
@@ -51,11 +76,11 @@ export const tailCommand: Command = {
   ],
   async run(args, ctx) {
     const target = args.positionals[0];
-    if (target === undefined || args.positionals.length > 1) throw new UsageError('tail takes one session id (or a unique id prefix)');
+    if (target === undefined || args.positionals.length > 1)
+      throw new UsageError('tail takes one session: a file, a folder, an id or a unique id prefix');
     const limit = parseLines(flagValue(args, 'lines'));
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
-    const catalog = await Catalog.open({ stateRoot: ctx.stateRoot, agents, version: ctx.version, now: ctx.now });
-    const id = await fullId(target, catalog, agents);
+    const { catalog, id } = await open(target, agents, ctx);
     const page = await catalog.lastEntries(id, limit);
     const json = flag(args, 'json');
     if (!flag(args, 'follow')) {

@@ -1,5 +1,6 @@
 // Small formatting helpers shared by the terminal and Markdown views.
 import type { Totals } from '../../record/types.js';
+import { styleMarks } from '../terminal-safe.js';
 
 export function thousands(n: number): string {
   return n.toLocaleString('en-US');
@@ -53,21 +54,9 @@ export interface Style {
 
 export const plainStyle: Style = { bold: (t) => t, dim: (t) => t, accent: (t) => t };
 
+/** Colour and weight as style marks; the output writer turns them into SGR sequences (terminal-safe.ts). */
 export const ansiStyle: Style = {
-  bold: (t) => `\u001b[1m${t}\u001b[22m`,
-  dim: (t) => `\u001b[2m${t}\u001b[22m`,
-  accent: (t) => `\u001b[36m${t}\u001b[39m`,
+  bold: (t) => `${styleMarks.bold}${t}${styleMarks.normal}`,
+  dim: (t) => `${styleMarks.dim}${t}${styleMarks.normal}`,
+  accent: (t) => `${styleMarks.accent}${t}${styleMarks.defaultColour}`,
 };
-
-/**
- * Makes text from a log safe to print on a terminal: control characters (escape sequences in tool
- * output, say) become visible `^X` forms instead of acting on the terminal. Newlines and tabs stay.
- */
-export function safeText(text: string): string {
-  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)
-    ? text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
-        const code = c.charCodeAt(0);
-        return code < 32 ? `^${String.fromCharCode(code + 64)}` : `\\u${code.toString(16).padStart(4, '0')}`;
-      })
-    : text;
-}

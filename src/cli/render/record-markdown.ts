@@ -1,11 +1,18 @@
-// The Markdown view of one record: the same content as the terminal view, as a document.
+// The Markdown view of one record: the same content as the terminal view, as a document, written
+// block by block so a very large session is never one string in memory.
 import type { SessionRecord, Subagent, ToolCall, Turn } from '../../record/types.js';
 import { countSubagents, countToolCalls } from '../../record/finalise.js';
 import { duration, shortTime, thousands, tokensLine, totalTokens } from './format.js';
 
+/** Where rendered blocks go: each is separated from the one before by a blank line. */
+interface Blocks {
+  push(block: string): void;
+}
+
 /** A fence longer than any run of backticks inside, so no content can close it. */
 function fence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  let longest = 2;
+  for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
   const f = '`'.repeat(longest + 1);
   return `${f}${lang}\n${text}\n${f}`;
 }
@@ -29,7 +36,7 @@ function subagentLine(sub: Subagent): string {
   return bits.join(' · ');
 }
 
-function renderCall(call: ToolCall, depth: number, out: string[]): void {
+function renderCall(call: ToolCall, depth: number, out: Blocks): void {
   const outcome = [call.status, call.exit_code !== undefined ? `exit ${call.exit_code}` : undefined].filter((x) => x !== undefined);
   out.push(
     quote(
@@ -50,7 +57,7 @@ function renderCall(call: ToolCall, depth: number, out: string[]): void {
   if (call.output !== undefined && call.output !== '') out.push(quote(fence(call.output), depth));
 }
 
-function renderTurns(turns: readonly Turn[], depth: number, out: string[]): void {
+function renderTurns(turns: readonly Turn[], depth: number, out: Blocks): void {
   for (const turn of turns) {
     const model = turn.model !== undefined ? ` · ${turn.model}` : '';
     out.push(quote(`### ${turn.role}${model} · ${shortTime(turn.at)}`, depth));
@@ -71,7 +78,24 @@ function renderTurns(turns: readonly Turn[], depth: number, out: string[]): void
 }
 
 export function renderRecordMarkdown(record: SessionRecord, name?: string | null): string {
-  const out: string[] = [];
+  const blocks: string[] = [];
+  writeBlocks(record, name, blocks);
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** Prints the Markdown view block by block (the same text `renderRecordMarkdown` returns). */
+export function writeRecordMarkdown(record: SessionRecord, name: string | null | undefined, write: (text: string) => void): void {
+  let first = true;
+  writeBlocks(record, name, {
+    push: (block) => {
+      write(first ? block : `\n\n${block}`);
+      first = false;
+    },
+  });
+  write('\n');
+}
+
+function writeBlocks(record: SessionRecord, name: string | null | undefined, out: Blocks): void {
   out.push(`# ${name ? `${name} · ` : ''}${record.agent} session ${record.session_id}`);
   out.push(
     [
@@ -84,5 +108,4 @@ export function renderRecordMarkdown(record: SessionRecord, name?: string | null
     ].join('\n'),
   );
   renderTurns(record.turns, 0, out);
-  return `${out.join('\n\n')}\n`;
 }

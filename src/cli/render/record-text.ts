@@ -2,7 +2,7 @@
 // blocks and subagents nested and indented inside the call that launched them.
 import type { SessionRecord, Subagent, ToolCall, Turn } from '../../record/types.js';
 import { countSubagents, countToolCalls } from '../../record/finalise.js';
-import { clockTime, duration, safeText, shortTime, thousands, tokensLine, totalTokens, type Style } from './format.js';
+import { clockTime, duration, shortTime, thousands, tokensLine, totalTokens, type Style } from './format.js';
 
 /** Where rendered lines go: an array, or a writer that prints each line as it comes. */
 export interface Lines {
@@ -10,15 +10,15 @@ export interface Lines {
 }
 
 function indentLines(text: string, prefix: string): string {
-  return safeText(text)
+  return text
     .split('\n')
     .map((l) => (l === '' ? prefix.trimEnd() : prefix + l))
     .join('\n');
 }
 
 function callLine(call: ToolCall, style: Style): string {
-  const bits = [style.bold(safeText(call.name))];
-  if (call.path !== undefined) bits.push(safeText(call.path));
+  const bits = [style.bold(call.name)];
+  if (call.path !== undefined) bits.push(call.path);
   const outcome: string[] = [];
   if (call.status !== undefined) outcome.push(call.status);
   if (call.exit_code !== undefined) outcome.push(`exit ${call.exit_code}`);
@@ -85,10 +85,10 @@ export function writeRecordText(record: SessionRecord, style: Style, extras: Hea
 
 function writeRecordLines(record: SessionRecord, style: Style, extras: HeaderExtras, out: Lines): void {
   const title = [style.bold(record.agent), record.session_id];
-  if (extras.name) title.push(`“${safeText(extras.name)}”`);
+  if (extras.name) title.push(`“${extras.name}”`);
   out.push(title.join('  '));
-  const where = record.repo === '' ? '(no working directory)' : safeText(record.repo);
-  out.push(`${where}${record.branch !== null ? `  (${safeText(record.branch)})` : ''}`);
+  const where = record.repo === '' ? '(no working directory)' : record.repo;
+  out.push(`${where}${record.branch !== null ? `  (${record.branch})` : ''}`);
   const span = `${shortTime(record.started_at)} → ${shortTime(record.ended_at)}`;
   out.push(
     `${span} · ${record.turns.length} turns · ${countToolCalls(record.turns)} tool calls · ${countSubagents(record.turns)} subagents · detail ${record.detail}`,
