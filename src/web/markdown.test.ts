@@ -35,7 +35,33 @@ function render(text: string) {
   return out;
 }
 
-const allowedTags = new Set(['div', 'p', 'h3', 'h4', 'h5', 'h6', 'pre', 'code', 'strong', 'em', 'del', 'br', 'a', 'span', 'blockquote', 'hr', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+const allowedTags = new Set([
+  'div',
+  'p',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'pre',
+  'code',
+  'strong',
+  'em',
+  'del',
+  'br',
+  'a',
+  'span',
+  'blockquote',
+  'hr',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+]);
 
 describe('Markdown', () => {
   it('draws headings, lists, code and safe links as elements', () => {

@@ -53,7 +53,11 @@ const group = (id: string, hits: SearchHit[]): SessionGroup => ({
 });
 
 describe('buildRows', () => {
-  const all = [session('a1', { first_ask: 'Rename the walrus endpoint' }), session('b2', { agent: 'codex', repo: '~/src/web' }), session('c3')];
+  const all = [
+    session('a1', { first_ask: 'Rename the walrus endpoint' }),
+    session('b2', { agent: 'codex', repo: '~/src/web' }),
+    session('c3'),
+  ];
 
   it('filters on metadata words and id prefixes, keeping the list order', () => {
     expect(buildRows(all, { ...noFilters, query: 'walrus' }, null).map((r) => r.key)).toEqual(['claude_code:a1']);
@@ -94,13 +98,25 @@ describe('findHitTurn', () => {
   const turns: Turn[] = [
     t('user', '2026-11-02T10:00:00Z', 'Rename the walrus endpoint'),
     t('assistant', '2026-11-02T10:01:00Z', 'Looking for callers', {
-      tool_calls: [{ name: 'Task', subagent: sub([t('user', '2026-11-02T10:01:01Z', 'find callers'), t('assistant', '2026-11-02T10:02:00Z', 'three lantern callers found')]) }],
+      tool_calls: [
+        {
+          name: 'Task',
+          subagent: sub([
+            t('user', '2026-11-02T10:01:01Z', 'find callers'),
+            t('assistant', '2026-11-02T10:02:00Z', 'three lantern callers found'),
+          ]),
+        },
+      ],
     }),
     t('assistant', '2026-11-02T10:05:00Z', 'Done: the lantern endpoint is renamed'),
   ];
 
   it('prefers a turn containing the snippet', () => {
-    expect(flatPath(findHitTurn(turns, { role: 'assistant', ts_ms: Date.parse('2026-11-02T10:01:00Z'), text: '…the lantern endpoint is…' }) as never)).toEqual([2]);
+    expect(
+      flatPath(
+        findHitTurn(turns, { role: 'assistant', ts_ms: Date.parse('2026-11-02T10:01:00Z'), text: '…the lantern endpoint is…' }) as never,
+      ),
+    ).toEqual([2]);
   });
 
   it('finds a subagent turn as a path through the launching call', () => {
@@ -108,6 +124,8 @@ describe('findHitTurn', () => {
   });
 
   it('falls back to the nearest time with the same role', () => {
-    expect(flatPath(findHitTurn(turns, { role: 'user', ts_ms: Date.parse('2026-11-02T10:00:02Z'), text: 'not there' }) as never)).toEqual([0]);
+    expect(flatPath(findHitTurn(turns, { role: 'user', ts_ms: Date.parse('2026-11-02T10:00:02Z'), text: 'not there' }) as never)).toEqual([
+      0,
+    ]);
   });
 });

@@ -20,23 +20,33 @@ describe('highlightSegments', () => {
   });
 
   it('ignores ranges outside the snippet', () => {
-    expect(highlightSegments('abc', 10, [[0, 5], [20, 30]])).toEqual([{ text: 'abc', mark: false }]);
+    expect(
+      highlightSegments('abc', 10, [
+        [0, 5],
+        [20, 30],
+      ]),
+    ).toEqual([{ text: 'abc', mark: false }]);
   });
 
   it('always joins back to the snippet, and marks exactly the covered code points', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), fc.nat(50), fc.array(fc.tuple(fc.nat(200), fc.nat(30))), (snippet, offset, raw) => {
-        const ranges = raw.map(([s, l]): [number, number] => [s, s + l]);
-        const segs = highlightSegments(snippet, offset, ranges);
-        expect(segs.map((s) => s.text).join('')).toBe(snippet);
-        let byte = offset;
-        for (const seg of segs)
-          for (const ch of seg.text) {
-            const len = utf8(ch);
-            expect(seg.mark).toBe(ranges.some(([s, e]) => byte < e && byte + len > s));
-            byte += len;
-          }
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.nat(50),
+        fc.array(fc.tuple(fc.nat(200), fc.nat(30))),
+        (snippet, offset, raw) => {
+          const ranges = raw.map(([s, l]): [number, number] => [s, s + l]);
+          const segs = highlightSegments(snippet, offset, ranges);
+          expect(segs.map((s) => s.text).join('')).toBe(snippet);
+          let byte = offset;
+          for (const seg of segs)
+            for (const ch of seg.text) {
+              const len = utf8(ch);
+              expect(seg.mark).toBe(ranges.some(([s, e]) => byte < e && byte + len > s));
+              byte += len;
+            }
+        },
+      ),
     );
   });
 });
@@ -52,7 +62,15 @@ describe('safeHref', () => {
   it('keeps http(s) and mailto only', () => {
     expect(safeHref('https://example.com/a?b')).toBe('https://example.com/a?b');
     expect(safeHref('mailto:a@b.c')).toBe('mailto:a@b.c');
-    for (const bad of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,x', '/api/sessions', 'vbscript:x', 'file:///etc/passwd', ''])
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JavaScript:alert(1)',
+      'data:text/html,x',
+      '/api/sessions',
+      'vbscript:x',
+      'file:///etc/passwd',
+      '',
+    ])
       expect(safeHref(bad)).toBeNull();
   });
 });
