@@ -93,8 +93,8 @@ export function SessionList({ rows, selectedKey, unseen, nowMs, onOpen }: Sessio
                   {s.branch !== null ? ` · ${visibleText(s.branch)}` : ''}
                 </span>
                 {s.root === 'kept' ? <span class="badge">kept</span> : null}
-                {s.subagents > 0 ? <span title={`${s.subagents} subagents`}>🤖{s.subagents}</span> : null}
-                {s.turns > 0 ? <span title="turns">{s.turns}t</span> : null}
+                {s.subagents > 0 ? <span title={`${s.subagents} subagents`}>{s.subagents} sub</span> : null}
+                {s.turns > 0 ? <span title={`${s.turns} turns`}>{s.turns} turns</span> : null}
                 <span title={`${compactCount(totalTokens(s.totals))} tokens`}>{compactCount(totalTokens(s.totals))}</span>
                 <time dateTime={s.ended_at ?? s.started_at ?? ''} title={localDateTime(s.ended_at ?? s.started_at)}>
                   {relativeTime(s.ended_at ?? s.started_at, nowMs)}

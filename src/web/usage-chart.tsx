@@ -51,7 +51,7 @@ export function UsageChart() {
       {
         width: Math.max(200, el.clientWidth),
         height: 110,
-        legend: { show: agents.length > 0 },
+        legend: { show: agents.length > 0, live: false },
         cursor: { y: false },
         scales: { x: { time: true } },
         axes: [axis, { ...axis, size: 40, values: (_u, vals) => vals.map((v) => compactCount(v)) }],
