@@ -1,0 +1,183 @@
+// The session list behind GET /api/sessions: the scan layer's rows (with its on-disk cache) held in
+// memory and refreshed after sweeps, named, with first asks from the index; filtered and paged by a
+// cursor over the newest-first order.
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { keptBase } from '../custody/paths.js';
+import { isInside } from '../custody/safe-fs.js';
+import { applySessionNames } from '../names/session-names.js';
+import type { AgentId } from '../record/types.js';
+import { scan, type AgentHomes } from '../scan/scan.js';
+import type { SessionRow } from '../scan/session-row.js';
+import type { SessionSummary, SessionsBody } from './api-types.js';
+import { badRequest } from './http-error.js';
+import type { IndexView } from './index-facts.js';
+import { growingMs } from './session-detail.js';
+
+export interface ListOptions {
+  stateRoot: string;
+  userHome: string;
+  version: string;
+  /** Vendor homes and the kept roots that exist now. */
+  agents: () => AgentHomes[];
+  index: IndexView;
+  now: () => number;
+}
+
+interface Listed {
+  row: SessionRow;
+  mtimeMs: number;
+  kept: boolean;
+}
+
+export interface ListQuery {
+  agents?: readonly AgentId[];
+  repo?: string;
+  q?: string;
+  limit: number;
+  cursor?: string;
+}
+
+const cursorSchema = z.object({ t: z.string(), k: z.string() });
+
+const sortTime = (r: SessionRow): string => r.ended_at ?? r.started_at ?? '';
+const keyOf = (r: SessionRow): string => `${r.agent}:${r.session_id}`;
+
+function encodeCursor(r: SessionRow): string {
+  return Buffer.from(JSON.stringify({ t: sortTime(r), k: keyOf(r) })).toString('base64url');
+}
+
+function decodeCursor(raw: string): { t: string; k: string } {
+  try {
+    return cursorSchema.parse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
+  } catch {
+    throw badRequest('invalid_cursor', 'the cursor is not one this server gave out: start again without it');
+  }
+}
+
+/** Strictly after the cursor in newest-first order (time descending, then key ascending). */
+function after(r: SessionRow, c: { t: string; k: string }): boolean {
+  const t = sortTime(r);
+  return t < c.t || (t === c.t && keyOf(r) > c.k);
+}
+
+export class SessionList {
+  private listed: Listed[] = [];
+  private loaded: Promise<void> | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  refreshedAt = 0;
+
+  constructor(private readonly opts: ListOptions) {}
+
+  /** Rescans (one at a time; a request during a scan schedules one more). */
+  refresh(): Promise<void> {
+    if (this.running !== null) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.load();
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+    })();
+    this.loaded ??= this.running;
+    return this.running;
+  }
+
+  private async load(): Promise<void> {
+    const report = await scan({
+      agents: this.opts.agents(),
+      stateRoot: this.opts.stateRoot,
+      userHome: this.opts.userHome,
+      readerVersion: this.opts.version,
+    });
+    await applySessionNames(report.sessions, this.opts.stateRoot);
+    const kept = keptBase(this.opts.stateRoot);
+    const listed: Listed[] = [];
+    for (const row of report.sessions) {
+      const st = await stat(row.file).catch(() => null);
+      listed.push({ row, mtimeMs: st?.mtimeMs ?? 0, kept: isInside(kept, row.home) });
+    }
+    // The cursor's order exactly: time descending, then key ascending.
+    listed.sort((a, b) => {
+      const ta = sortTime(a.row);
+      const tb = sortTime(b.row);
+      if (ta !== tb) return ta < tb ? 1 : -1;
+      const ka = keyOf(a.row);
+      const kb = keyOf(b.row);
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
+    this.listed = listed;
+    this.refreshedAt = this.opts.now();
+  }
+
+  /** Re-reads names only (after a rename), without scanning. */
+  async renamed(): Promise<void> {
+    await applySessionNames(
+      this.listed.map((l) => l.row),
+      this.opts.stateRoot,
+    );
+  }
+
+  private summary(l: Listed, now: number): SessionSummary {
+    const r = l.row;
+    return {
+      agent: r.agent,
+      session_id: r.session_id,
+      name: r.name,
+      repo: r.repo,
+      branch: r.branch,
+      first_ask: this.opts.index.firstAsk(r.agent, r.session_id),
+      started_at: r.started_at,
+      ended_at: r.ended_at,
+      turns: r.turns,
+      tool_calls: r.tool_calls,
+      totals: r.totals_with_subagents,
+      subagents: r.subagents,
+      root: l.kept ? 'kept' : 'vendor',
+      growing: now - l.mtimeMs < growingMs,
+    };
+  }
+
+  /** Every row (for usage), after the first scan. */
+  async rows(): Promise<SessionRow[]> {
+    if (this.loaded === null) await this.refresh();
+    else await this.loaded;
+    return this.listed.map((l) => l.row);
+  }
+
+  async page(query: ListQuery): Promise<SessionsBody> {
+    if (this.loaded === null) await this.refresh();
+    else await this.loaded;
+    const now = this.opts.now();
+    const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const needle = query.q?.trim().toLowerCase() ?? '';
+    const out: SessionSummary[] = [];
+    let last: SessionRow | null = null;
+    let more = false;
+    for (const l of this.listed) {
+      const r = l.row;
+      if (query.agents !== undefined && query.agents.length > 0 && !query.agents.includes(r.agent)) continue;
+      if (query.repo !== undefined && query.repo !== '' && r.repo !== query.repo && !r.repo.startsWith(`${query.repo}/`)) continue;
+      if (cursor !== null && !after(r, cursor)) continue;
+      if (needle !== '') {
+        const ask = this.opts.index.firstAsk(r.agent, r.session_id) ?? '';
+        const hay = [r.name ?? '', ask, r.repo].map((s) => s.toLowerCase());
+        if (!r.session_id.toLowerCase().startsWith(needle) && !hay.some((s) => s.includes(needle))) continue;
+      }
+      if (out.length === query.limit) {
+        more = true;
+        break;
+      }
+      out.push(this.summary(l, now));
+      last = r;
+    }
+    return { ok: true, sessions: out, cursor: more && last !== null ? encodeCursor(last) : null };
+  }
+}

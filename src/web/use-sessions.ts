@@ -1,0 +1,53 @@
+// Loads the session list page by page: the first small page paints at once, the rest streams in;
+// when the server is away it retries with backoff and says so in the banner.
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { SessionSummary } from '../server/api-types.js';
+import { ApiError, listSessions } from './api.js';
+
+export interface SessionsState {
+  sessions: SessionSummary[];
+  /** True until the first page arrived. */
+  loading: boolean;
+  /** True while more pages are on their way. */
+  more: boolean;
+  error: string | null;
+}
+
+const firstPage = 100;
+const laterPage = 500;
+const maxBackoffMs = 30_000;
+
+export function useSessions(): [SessionsState, () => void, (update: (s: SessionSummary[]) => SessionSummary[]) => void] {
+  const [state, setState] = useState<SessionsState>({ sessions: [], loading: true, more: true, error: null });
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    const abort = new AbortController();
+    let backoff = 1000;
+    const run = async (): Promise<void> => {
+      const all: SessionSummary[] = [];
+      let cursor: string | null = null;
+      for (;;) {
+        try {
+          const body = await listSessions({ cursor, limit: all.length === 0 ? firstPage : laterPage }, abort.signal);
+          all.push(...body.sessions);
+          cursor = body.cursor;
+          backoff = 1000;
+          setState({ sessions: [...all], loading: false, more: cursor !== null, error: null });
+          if (cursor === null) return;
+        } catch (e) {
+          if (abort.signal.aborted) return;
+          const message = e instanceof ApiError ? e.message : String(e);
+          setState((s) => ({ ...s, error: `${message} Retrying in ${Math.round(backoff / 1000)} s.` }));
+          await new Promise((r) => setTimeout(r, backoff));
+          backoff = Math.min(maxBackoffMs, backoff * 2);
+          if (abort.signal.aborted) return;
+        }
+      }
+    };
+    void run();
+    return () => abort.abort();
+  }, [generation]);
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  const update = useCallback((f: (s: SessionSummary[]) => SessionSummary[]) => setState((s) => ({ ...s, sessions: f(s.sessions) })), []);
+  return [state, reload, update];
+}

@@ -1,0 +1,157 @@
+// The dashboard in real Chromium against the real `agentlog serve`, driven by role and name as a
+// screen reader would (issue 12 "Accessibility is the test contract").
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendLive, writeHome } from './fixtures.js';
+import { type Harness, outputDir, startHarness } from './serve-harness.js';
+
+let h: Harness;
+let livePath = '';
+
+beforeAll(async () => {
+  h = await startHarness(async (home) => {
+    livePath = (await writeHome(join(home, '.claude'), Date.now())).live;
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+async function openDashboard(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await h.context.newPage();
+  await page.emulateMedia({ colorScheme });
+  await page.goto(h.loginUrl);
+  await page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first().waitFor({ timeout: 10_000 });
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(outputDir, `${name}.png`) });
+
+async function openSession(page: Page, title: string): Promise<void> {
+  await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: title }).click();
+  await page
+    .getByRole('region', { name: 'Transcript' })
+    .getByRole('navigation', { name: 'Breadcrumb' })
+    .getByText(title)
+    .waitFor({ timeout: 5000 });
+}
+
+describe('the dashboard', () => {
+  it('lists the sessions and draws a transcript with a subagent card that expands on "Show steps"', async () => {
+    const page = await openDashboard();
+    const rows = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
+    expect(await rows.count()).toBe(3);
+    await openSession(page, 'Rename the walrus endpoint to /v2/lanterns');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('Committed as').waitFor();
+    const card = transcript.getByRole('region', { name: 'Subagent Explore' });
+    await expect(card.getByText('Three callers').first().isVisible()).resolves.toBe(true);
+    expect(await transcript.getByText('subagent-inner-step').count()).toBe(0);
+    await card.getByRole('button', { name: /Show steps/ }).click();
+    await transcript.getByText('subagent-inner-step').waitFor({ timeout: 2000 });
+    await shot(page, 'transcript-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot(page, 'transcript-dark');
+    await page.close();
+  });
+
+  it('j and k move between the prompts', async () => {
+    const page = await openDashboard();
+    await openSession(page, 'Rename the walrus endpoint to /v2/lanterns');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('Committed as').waitFor();
+    await page.keyboard.press('g');
+    const focused = () => page.evaluate(() => document.activeElement?.querySelector('.typed')?.textContent ?? null);
+    const seen: (string | null)[] = [];
+    for (const key of ['j', 'j', 'j', 'j', 'k', 'k']) {
+      await page.keyboard.press(key);
+      seen.push(await focused());
+    }
+    const [p1, p2, p3] = ['Rename the walrus endpoint to /v2/lanterns', 'Now update the tests too', 'Thanks, commit it'];
+    // From the top, j visits each prompt in order and stops at the last; k walks back.
+    expect(seen).toEqual([p1, p2, p3, p3, p2, p1]);
+    await page.close();
+  });
+
+  it('typing a word shows a highlighted hit within a second; opening it marks the message', async () => {
+    const page = await openDashboard();
+    const started = Date.now();
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('quartzite');
+    const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'quartzite' }).first();
+    await mark.waitFor({ timeout: 1000 + 500 });
+    expect(Date.now() - started).toBeLessThan(1500);
+    await shot(page, 'search-light');
+    await mark.click();
+    const current = page.getByRole('region', { name: 'Transcript' }).locator('[aria-current="true"]');
+    await current.waitFor({ timeout: 5000 });
+    expect(await current.textContent()).toContain('quartzite lantern endpoint');
+    await page.close();
+  });
+
+  it('the palette opens on Ctrl-K and jumps to a session', async () => {
+    const page = await openDashboard('dark');
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog', { name: 'Go to' });
+    await dialog.waitFor();
+    await dialog.getByRole('combobox', { name: 'Go to session or message' }).fill('Watch this');
+    await shot(page, 'palette-dark');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Watch this live session').waitFor({ timeout: 5000 });
+    await page.close();
+  });
+
+  it('a line appended to a live session shows within 2 s', async () => {
+    const page = await openDashboard();
+    await openSession(page, 'Watch this live session');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('Working on it.').waitFor();
+    // The events stream has to be open before the append, as it is for a person reading along.
+    await page.waitForTimeout(500);
+    const started = Date.now();
+    await appendLive(livePath, 'freshly-appended-line');
+    await transcript.getByText('freshly-appended-line').waitFor({ timeout: 2000 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    await page.close();
+  });
+
+  it('a hostile transcript renders inert and the page stays responsive', async () => {
+    const page = await openDashboard();
+    await page
+      .getByRole('list', { name: 'Sessions' })
+      .getByRole('button', { name: /show me/ })
+      .click();
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('hostile-end-marker').waitFor({ timeout: 10_000 });
+    await page.evaluate(() => {
+      for (const d of Array.from(document.querySelectorAll('details'))) d.open = true;
+    });
+    const facts = await page.evaluate(() => ({
+      scripts: document.scripts.length,
+      images: document.images.length,
+      iframes: document.querySelectorAll('iframe').length,
+      badLinks: Array.from(document.querySelectorAll('a')).filter((a) => !/^(https?:|mailto:|\/)/.test(a.getAttribute('href') ?? '/'))
+        .length,
+      handlers: Array.from(document.querySelectorAll('*')).filter((el) => Array.from(el.attributes).some((a) => a.name.startsWith('on')))
+        .length,
+      pwned: (window as unknown as { __pwned?: number }).__pwned ?? 0,
+    }));
+    expect(facts).toEqual({ scripts: 1, images: 0, iframes: 0, badLinks: 0, handlers: 0, pwned: 0 });
+    expect(await transcript.getByText('<script>alert(5)</script>').count()).toBeGreaterThan(0);
+    expect(await transcript.getByText(/␛\[31mred␛\[0m/).count()).toBeGreaterThan(0);
+    // Still responsive: a search filters the list at once.
+    const t0 = Date.now();
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('walrus');
+    await page
+      .getByRole('list', { name: 'Sessions' })
+      .getByRole('button', { name: 'Rename the walrus endpoint to /v2/lanterns' })
+      .waitFor({ timeout: 2000 });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    await shot(page, 'hostile-light');
+    expect(h.dialogs).toEqual([]);
+    expect(h.foreignRequests).toEqual([]);
+    await page.close();
+  });
+});
