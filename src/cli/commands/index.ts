@@ -7,6 +7,7 @@ import { tailCommand } from './tail.js';
 import { renameCommand } from './rename.js';
 import { indexCommand } from './index-cmd.js';
 import { searchCommand } from './search.js';
+import { usageCommand } from './usage.js';
 
 export const commands: readonly Command[] = [
   scanCommand,
@@ -16,4 +17,5 @@ export const commands: readonly Command[] = [
   renameCommand,
   indexCommand,
   searchCommand,
+  usageCommand,
 ];

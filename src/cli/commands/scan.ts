@@ -18,6 +18,7 @@ function scanJson(report: ScanReport): unknown {
     unreadable: report.unreadable,
     unparsed: report.unparsed,
     bad_lines: report.bad_lines,
+    state_problems: report.state_problems,
   };
 }
 
@@ -69,6 +70,7 @@ export const scanCommand: Command = {
       onProgress: (d, t) => progress.update(d, t),
     });
     progress.done();
+    for (const p of report.state_problems) ctx.stderr.write(`warning: ${p.path}: ${p.reason}\n`);
     for (const warning of await applySessionNames(report.sessions, ctx.stateRoot)) ctx.stderr.write(`warning: ${warning}\n`);
     if (json) {
       ctx.stdout.write(`${JSON.stringify(scanJson(report), null, 2)}\n`);
