@@ -68,6 +68,12 @@ export interface Turn {
    * where it differs from the previous assistant turn's, as the seed's wire shape asks.
    */
   model?: string;
+  /**
+   * What this assistant turn's request(s) used, where the log records usage per message, counted
+   * by the reader's own rule. Not on the wire: `agentlog usage` reads it from the draft to split a
+   * session's tokens by the day each turn happened (without it, totals are shared over the turns).
+   */
+  usage?: Totals;
   /** Present on assistant turns (possibly empty), absent on the others. */
   tool_calls?: ToolCall[];
 }

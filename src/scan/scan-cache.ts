@@ -1,26 +1,65 @@
 // Per-session scan summaries cached under the state root, keyed by each file's path, size, mtime
-// and a hash of its first bytes, so an unchanged home is listed without parsing anything.
+// and a hash of its first bytes, so an unchanged home is listed (and its usage reported) without
+// parsing anything. The file is validated at load: a corrupt one is moved aside and rebuilt.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { DiscoveredSession, FileProblem } from '../agents/types.js';
+import { z } from 'zod';
+import { type DiscoveredSession, type FileProblem, problemKinds } from '../agents/types.js';
+import { errorMessage, isNotFound } from '../fs/stat.js';
+import { agentIds } from '../record/types.js';
+import { writeFileAtomic } from '../sessionlog/index.js';
+import { usageBucketsSchema } from '../usage/buckets.js';
 import type { SessionRow } from './session-row.js';
 
-/** Bump when a reader's output changes so stale rows are never served. */
-export const scanCacheVersion = 1;
+/** Bump when a reader's output or the entry's shape changes so stale rows are never served. */
+export const scanCacheVersion = 2;
 
-export interface CachedEntry {
-  key: string;
-  row: SessionRow | null;
-  problems: FileProblem[];
-  cwds: string[];
-}
+const count = z.number().int().nonnegative();
+const totalsSchema = z.object({
+  input_tokens: count,
+  output_tokens: count,
+  cache_read_tokens: count,
+  cache_creation_tokens: count,
+  reasoning_tokens: count,
+  cost_usd: z.number().nullable(),
+});
+const rowSchema = z.object({
+  agent: z.enum(agentIds),
+  session_id: z.string(),
+  name: z.string().nullable(),
+  repo: z.string(),
+  branch: z.string().nullable(),
+  models: z.array(z.string()),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  turns: count,
+  tool_calls: count,
+  totals: totalsSchema,
+  totals_with_subagents: totalsSchema,
+  subagents: count,
+  file: z.string(),
+  home: z.string(),
+  bad_lines: count,
+}) satisfies z.ZodType<SessionRow>;
+const problemSchema = z.object({ path: z.string(), kind: z.enum(problemKinds), reason: z.string() }) satisfies z.ZodType<FileProblem>;
+const badLinesSchema = z.object({ path: z.string(), count: count });
+const entrySchema = z.object({
+  key: z.string(),
+  row: rowSchema.nullable(),
+  problems: z.array(problemSchema),
+  cwds: z.array(z.string()),
+  bad_lines: z.array(badLinesSchema),
+  usage: usageBucketsSchema.nullable(),
+});
+const headerSchema = z.object({ version: z.number(), readerVersion: z.string() });
+const cacheFileSchema = z.object({
+  version: z.literal(scanCacheVersion),
+  readerVersion: z.string(),
+  entries: z.record(z.string(), entrySchema),
+});
 
-interface CacheFile {
-  version: number;
-  readerVersion: string;
-  entries: Record<string, CachedEntry>;
-}
+export type CachedEntry = z.infer<typeof entrySchema>;
 
 const prefixBytes = 4096;
 
@@ -50,10 +89,17 @@ export async function sessionKey(session: DiscoveredSession): Promise<string> {
   return createHash('sha1').update(parts.join('\u0001')).update(prefix).digest('base64url');
 }
 
+/** The cache file under a state root. */
+export function scanCachePath(stateRoot: string): string {
+  return join(stateRoot, 'cache', 'scan', 'sessions.json');
+}
+
 export class ScanCache {
   private entries: Record<string, CachedEntry> = {};
   private readonly next: Record<string, CachedEntry> = {};
   private dirty = false;
+  /** What went wrong with the cache file itself (quarantined at load, not saved): reported by `scan`. */
+  readonly problems: FileProblem[] = [];
 
   private constructor(
     private readonly path: string | null,
@@ -61,25 +107,54 @@ export class ScanCache {
   ) {}
 
   /** Opens the cache under `stateRoot` (null: an in-memory cache that is never written). */
-  static async open(stateRoot: string | null, readerVersion: string): Promise<ScanCache> {
-    const path = stateRoot === null ? null : join(stateRoot, 'cache', 'scan', 'sessions.json');
+  static async open(stateRoot: string | null, readerVersion: string, now: () => number = Date.now): Promise<ScanCache> {
+    const path = stateRoot === null ? null : scanCachePath(stateRoot);
     const cache = new ScanCache(path, readerVersion);
-    if (path !== null) {
-      try {
-        const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<CacheFile>;
-        if (
-          parsed.version === scanCacheVersion &&
-          parsed.readerVersion === readerVersion &&
-          typeof parsed.entries === 'object' &&
-          parsed.entries !== null
-        ) {
-          cache.entries = parsed.entries;
-        }
-      } catch {
-        // A missing or corrupt cache is only a slower scan.
-      }
-    }
+    if (path !== null) await cache.load(path, now);
     return cache;
+  }
+
+  private async load(path: string, now: () => number): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if (!isNotFound(error))
+        this.problems.push({ path, kind: 'unreadable', reason: `cannot read the scan cache: ${errorMessage(error)}` });
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      await this.quarantine(path, `not JSON (${errorMessage(error)})`, now);
+      return;
+    }
+    // Another version's cache is not corrupt, only stale: it is rebuilt without a word.
+    const header = headerSchema.safeParse(json);
+    if (header.success && (header.data.version !== scanCacheVersion || header.data.readerVersion !== this.readerVersion)) return;
+    const parsed = cacheFileSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue === undefined ? '' : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
+      await this.quarantine(path, `not a scan cache${where}`, now);
+      return;
+    }
+    this.entries = parsed.data.entries;
+  }
+
+  private async quarantine(path: string, why: string, now: () => number): Promise<void> {
+    const aside = `${path}.corrupt-${now()}`;
+    try {
+      await rename(path, aside);
+      this.problems.push({ path, kind: 'unparsed', reason: `the scan cache was ${why}; moved aside to ${aside} and rebuilt` });
+    } catch (error) {
+      this.problems.push({
+        path,
+        kind: 'unparsed',
+        reason: `the scan cache was ${why} and could not be moved aside (${errorMessage(error)}); rebuilt`,
+      });
+    }
   }
 
   get(id: string, key: string): CachedEntry | undefined {
@@ -94,14 +169,23 @@ export class ScanCache {
     this.dirty = true;
   }
 
-  /** Writes the entries seen this scan (dropping sessions that are gone), atomically. */
+  /**
+   * Writes the entries seen this scan (dropping sessions that are gone), atomically. A failure is
+   * recorded in `problems` (every later scan would run cold until it is fixed), never thrown.
+   */
   async save(): Promise<void> {
     if (this.path === null) return;
     if (!this.dirty && Object.keys(this.next).length === Object.keys(this.entries).length) return;
-    const body: CacheFile = { version: scanCacheVersion, readerVersion: this.readerVersion, entries: this.next };
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    const tmp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, JSON.stringify(body), { mode: 0o600 });
-    await rename(tmp, this.path);
+    const body = { version: scanCacheVersion, readerVersion: this.readerVersion, entries: this.next };
+    try {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      writeFileAtomic(this.path, JSON.stringify(body));
+    } catch (error) {
+      this.problems.push({
+        path: this.path,
+        kind: 'unreadable',
+        reason: `could not save the scan cache (${errorMessage(error)}): every scan runs cold until ${dirname(this.path)} is writable`,
+      });
+    }
   }
 }

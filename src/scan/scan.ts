@@ -7,6 +7,7 @@ import { ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
 import { summariseSession } from './summarise.js';
 import type { SessionRow } from './session-row.js';
+import type { UsageBuckets } from '../usage/buckets.js';
 
 export type { AgentHomes } from '../agents/types.js';
 
@@ -41,6 +42,10 @@ export interface ScanReport {
   bad_lines: { path: string; count: number }[];
   /** Working directories per session, for the opt-in decision; local only, never printed. */
   cwds: Map<string, string[]>;
+  /** Tokens by quarter-hour and model per session (`agent:session_id`), for `agentlog usage`. */
+  usage: Map<string, UsageBuckets>;
+  /** agentlog's own scan cache: quarantined at load, or not saved (then every scan runs cold). */
+  state_problems: FileProblem[];
 }
 
 /** Discovers sessions under every home, dropping a session a second home holds again. */
@@ -86,16 +91,17 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   const rows: SessionRow[] = [];
   const badLines: { path: string; count: number }[] = [];
   const cwds = new Map<string, string[]>();
+  const usage = new Map<string, UsageBuckets>();
   let done = 0;
   const tick = (): void => opts.onProgress?.(++done, sessions.length);
 
-  const take = (entry: CachedEntry, fresh: { path: string; count: number }[] | null): void => {
+  const take = (entry: CachedEntry): void => {
     problems.push(...entry.problems);
-    if (fresh !== null) badLines.push(...fresh);
-    else if (entry.row !== null && entry.row.bad_lines > 0) badLines.push({ path: entry.row.file, count: entry.row.bad_lines });
+    badLines.push(...entry.bad_lines);
     if (entry.row !== null) {
       rows.push(entry.row);
       cwds.set(`${entry.row.agent}:${entry.row.session_id}`, entry.cwds);
+      if (entry.usage !== null) usage.set(`${entry.row.agent}:${entry.row.session_id}`, entry.usage);
     }
   };
 
@@ -107,7 +113,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
       const key = await sessionKey(session);
       const hit = cache.get(id, key);
       if (hit !== undefined) {
-        take(hit, null);
+        take(hit);
         tick();
       } else {
         misses.push({ reader, session, id, key, bytes: session.files.reduce((n, f) => n + f.size, 0) });
@@ -131,9 +137,16 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
           pool !== null
             ? await pool.summarise(m.reader, m.session, opts.userHome)
             : await summariseSession(m.reader, m.session, opts.userHome);
-        const entry: CachedEntry = { key: m.key, row: summary.row, problems: summary.problems, cwds: summary.cwds };
+        const entry: CachedEntry = {
+          key: m.key,
+          row: summary.row,
+          problems: summary.problems,
+          cwds: summary.cwds,
+          bad_lines: summary.badLines,
+          usage: summary.usage,
+        };
         cache.put(m.id, entry);
-        take(entry, summary.badLines);
+        take(entry);
       } catch (error) {
         problems.push({ path: m.session.path, kind: 'unreadable', reason: errorMessage(error) });
       }
@@ -145,7 +158,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   } finally {
     await pool?.close();
   }
-  await cache.save().catch(() => undefined);
+  await cache.save();
 
   rows.sort(newestFirst);
   return {
@@ -155,5 +168,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     unparsed: problems.filter((p) => p.kind === 'unparsed'),
     bad_lines: badLines,
     cwds,
+    usage,
+    state_problems: cache.problems,
   };
 }

@@ -5,7 +5,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AgentlogError } from '../errors.js';
-import { withLock } from '../sessionlog/lock-file.js';
+import { withLock } from '../fs/lock.js';
 
 const infoSchema = z.object({ pid: z.number(), url: z.string(), started_at: z.string() });
 export type ServeInfo = z.infer<typeof infoSchema>;
@@ -43,7 +43,7 @@ export async function asOnlyServer<T>(stateRoot: string, fn: () => Promise<T>): 
           await rm(join(stateRoot, infoName), { force: true });
         }
       },
-      { timeoutMs: 300 },
+      { waitMs: 300 },
     );
   } catch (error) {
     if (entered) throw error;

@@ -8,6 +8,7 @@ import { renameCommand } from './rename.js';
 import { indexCommand } from './index-cmd.js';
 import { searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
+import { usageCommand } from './usage.js';
 
 export const commands: readonly Command[] = [
   scanCommand,
@@ -18,4 +19,5 @@ export const commands: readonly Command[] = [
   indexCommand,
   searchCommand,
   serveCommand,
+  usageCommand,
 ];

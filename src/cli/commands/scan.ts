@@ -27,6 +27,7 @@ function scanJson(report: ScanReport, problems: readonly Problem[]): unknown {
     unparsed: report.unparsed,
     bad_lines: report.bad_lines,
     problems,
+    state_problems: report.state_problems,
   };
 }
 
@@ -83,6 +84,7 @@ export const scanCommand: Command = {
       reason: w,
     }));
     for (const p of problems) ctx.stderr.write(`warning: ${p.reason}\n`);
+    for (const p of report.state_problems) ctx.stderr.write(`warning: ${p.path}: ${p.reason}\n`);
     if (json) {
       ctx.stdout.write(`${JSON.stringify(scanJson(report, problems), null, 2)}\n`);
       return 0;

@@ -1,0 +1,125 @@
+// `agentlog usage [daily|monthly|session|model]`: tokens and estimated cost from the scan cache,
+// every agent at once; --json in ccusage's field names.
+import { commonFlags, flag, flagValue, flagValues, UsageError } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
+import type { Command } from '../command.js';
+import { type CliContext, selectAgents } from '../context.js';
+import { progressBar } from '../progress.js';
+import { ansiStyle, plainStyle, thousands } from '../render/format.js';
+import { usageReport } from '../../usage/collect.js';
+import { isDay } from '../../usage/local-day.js';
+import { pricingTable } from '../../usage/pricing.js';
+import { reportJson, reportKinds, type ReportKind, type UsageReport, type UsageRow } from '../../usage/report.js';
+
+const money = (usd: number): string => `$${usd.toFixed(2)}`;
+
+function cells(row: Omit<UsageRow, 'period'> & { period: string }, byAgent: boolean): string[] {
+  const cost = `${money(row.totalCost)}${row.unpricedModels.length > 0 ? '*' : ''}`;
+  return [
+    row.period,
+    ...(byAgent ? [row.agent ?? ''] : []),
+    row.modelsUsed.join(', '),
+    thousands(row.inputTokens),
+    thousands(row.outputTokens),
+    thousands(row.cacheCreationTokens),
+    thousands(row.cacheReadTokens),
+    thousands(row.totalTokens),
+    cost,
+  ];
+}
+
+function table(report: UsageReport, byAgent: boolean, ctx: CliContext): string {
+  const style = ctx.color ? ansiStyle : plainStyle;
+  const first = report.kind === 'daily' ? 'DAY' : report.kind === 'monthly' ? 'MONTH' : report.kind === 'session' ? 'SESSION' : 'MODEL';
+  const showAgent = byAgent || report.kind === 'session';
+  const head = [first, ...(showAgent ? ['AGENT'] : []), 'MODELS', 'INPUT', 'OUTPUT', 'CACHE WRITE', 'CACHE READ', 'TOTAL', 'COST'];
+  const body = report.rows.map((r) => cells(r, showAgent));
+  const totals = cells(
+    { ...report.totals, period: 'Total', modelsUsed: [], modelBreakdowns: [], unpricedModels: report.totals.unpricedModels },
+    showAgent,
+  );
+  const numeric = (i: number): boolean => i >= head.length - 6;
+  const widths = head.map((h, i) => {
+    const w = Math.max(h.length, totals[i]?.length ?? 0, ...body.map((b) => (b[i] as string).length));
+    return head[i] === 'MODELS' ? Math.min(w, 40) : w;
+  });
+  const fmt = (row: string[]): string =>
+    row
+      .map((c, i) => {
+        const w = widths[i] as number;
+        const cell = c.length > w ? `${c.slice(0, w - 1)}…` : c;
+        return numeric(i) ? cell.padStart(w) : cell.padEnd(w);
+      })
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '─'.repeat(w)).join('  ');
+  return [style.bold(fmt(head)), ...body.map(fmt), style.dim(rule), style.bold(fmt(totals))].join('\n');
+}
+
+function timeZoneOf(args: Parameters<NonNullable<Command['run']>>[0], ctx: CliContext): string {
+  return flagValue(args, 'timezone') ?? ctx.lookup.env('TZ')?.replace(/^:/, '') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+function dayFlag(args: Parameters<NonNullable<Command['run']>>[0], name: string): string | undefined {
+  const v = flagValue(args, name);
+  if (v !== undefined && !isDay(v)) throw new UsageError(`--${name} takes a day written YYYY-MM-DD, not "${v}"`);
+  return v;
+}
+
+export const usageCommand: Command = {
+  name: 'usage',
+  summary: 'tokens and estimated cost per day, month, session or model, every agent',
+  usage:
+    'usage [daily|monthly|session|model] [--agent A[,B]] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by-agent] [--timezone TZ] [--json]',
+  flags: [
+    { name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' },
+    { name: 'since', value: 'YYYY-MM-DD', help: 'from this local day on (inclusive)' },
+    { name: 'until', value: 'YYYY-MM-DD', help: 'up to this local day (inclusive)' },
+    { name: 'by-agent', help: 'one row per period and agent' },
+    { name: 'timezone', value: 'TZ', help: 'the time zone whose days count (default: TZ, else the system zone)' },
+    ...commonFlags,
+  ],
+  async run(args, ctx) {
+    const kind = args.positionals[0] ?? 'daily';
+    if (args.positionals.length > 1 || !(reportKinds as readonly string[]).includes(kind))
+      throw new UsageError(`usage takes one report: ${reportKinds.join(', ')} (default daily)`);
+    const since = dayFlag(args, 'since');
+    const until = dayFlag(args, 'until');
+    if (since !== undefined && until !== undefined && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
+    const byAgent = flag(args, 'by-agent');
+    const json = flag(args, 'json');
+    const progress = progressBar(ctx.stderr, 'reading usage', true);
+    const report = await usageReport({
+      agents: selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent'))),
+      stateRoot: ctx.stateRoot,
+      userHome: ctx.userHome,
+      readerVersion: ctx.version,
+      onProgress: (d, t) => progress.update(d, t),
+      kind: kind as ReportKind,
+      timeZone: timeZoneOf(args, ctx),
+      byAgent,
+      ...(since !== undefined ? { since } : {}),
+      ...(until !== undefined ? { until } : {}),
+    });
+    progress.done();
+    for (const p of report.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
+    if (json) {
+      ctx.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
+      return 0;
+    }
+    if (report.rows.length === 0) {
+      ctx.stdout.write('no token usage found for these agents and days\n');
+      return 0;
+    }
+    ctx.stdout.write(`${table(report, byAgent, ctx)}\n`);
+    const notes: string[] = [`costs are estimates from agentlog's price table of ${pricingTable.taken}, or the cost the agent logged`];
+    if (report.totals.unpricedModels.length > 0)
+      notes.push(`* unpriced (not in the table, not counted in the cost): ${report.totals.unpricedModels.join(', ')}`);
+    if (report.estimatedDaySplit > 0)
+      notes.push(
+        `${report.estimatedDaySplit} session${report.estimatedDaySplit === 1 ? '' : 's'}' tokens shared over their turns' days (the log records no per-turn usage)`,
+      );
+    ctx.stderr.write(`${notes.join('\n')}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,37 @@
+// A bucket's quarter-hour slot as the person's local day (YYYY-MM-DD) in a named time zone.
+import { AgentlogError } from '../errors.js';
+import { slotMs, undatedSlot } from './buckets.js';
+
+/** The period of tokens whose turn had no usable time. */
+export const undatedDay = 'undated';
+
+export type DayOf = (slot: number) => string;
+
+/** A slot → local day function for `timeZone` (an IANA name such as Europe/Paris, or UTC). */
+export function localDays(timeZone: string): DayOf {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  } catch (error) {
+    throw new AgentlogError('UnknownTimeZone', 'usage', `unknown time zone "${timeZone}": give an IANA name such as Europe/Paris or UTC`, {
+      cause: error,
+    });
+  }
+  const memo = new Map<number, string>();
+  return (slot) => {
+    if (slot === undatedSlot) return undatedDay;
+    let day = memo.get(slot);
+    if (day === undefined) {
+      day = format.format(new Date(slot * slotMs));
+      memo.set(slot, day);
+    }
+    return day;
+  };
+}
+
+/** True for a real calendar day written YYYY-MM-DD. */
+export function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const d = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
+}
