@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import { search, type Budgets, type SearchRequest } from './query.js';
@@ -98,5 +99,39 @@ describe('search pages under a budget', () => {
     // Cut before reaching it: not "no match" but "searched 1 of 9, go on".
     expect(first).toMatchObject({ state: 'partial', sessions: [], searched: { complete: false } });
     expect(first?.cursor).not.toBeNull();
+  });
+
+  it('property: whatever the page size and budgets, the pages together are the one answer, in order', async () => {
+    const h = await tempDir();
+    let seed = 11;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let n = 1; n <= 30; n++) {
+      const said: Said[] = Array.from({ length: 1 + rnd(4) }, () => ({
+        role: 'user',
+        text: rnd(3) === 0 ? 'nothing here' : 'a widget again',
+        ago: minutes(1 + rnd(5000)),
+      }));
+      await writeSession(h, sid(100 + n), said, `-q${n}`);
+    }
+    const root = testStore(h);
+    await sweep({ root, agents: claudeAgents(h), now: clock });
+    const [whole] = await pages(root, { q: 'widget', limit: 50 }, { timeMs: 60_000 });
+    const answer = ids([whole as SearchBody]);
+    expect(answer.length).toBeGreaterThan(5);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 7 }),
+        fc.constantFrom<Partial<Budgets>>({ timeMs: -1 }, { freshLoadBytes: 1, timeMs: 60_000 }, { responseBytes: 1, timeMs: 60_000 }),
+        async (limit, budgets) => {
+          const got = await pages(root, { q: 'widget', limit }, budgets);
+          expect(ids(got)).toEqual(answer);
+          for (const b of got) expect(b.sessions.length).toBeLessThanOrEqual(limit);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 });
