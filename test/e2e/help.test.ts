@@ -10,7 +10,7 @@ describe('help', () => {
     expect(r.code, r.stderr).toBe(0);
     for (const reader of readers)
       for (const v of reader.homeVariables)
-        expect(r.stdout).toMatch(new RegExp(`\\b${v.name}\\s+${reader.displayName} \\(default ${v.default}\\)`));
+        expect(r.stdout).toMatch(new RegExp(`\\b${v.name}\\s+${reader.displayName}(, in its ${v.folder})? \\(default ${v.default}\\)`));
     expect(r.stdout).toContain('GEMINI_CLI_HOME');
   });
 
