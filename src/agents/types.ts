@@ -75,6 +75,8 @@ export interface HomeVariable {
   readonly name: string;
   /** The value when unset, `~` standing for the user's home: `homes` answers the same either way. */
   readonly default: string;
+  /** The agent's folder inside the variable's path, when the variable names a parent (`.gemini`). */
+  readonly folder?: string;
 }
 
 /** A name an agent keeps for a session in its own files (instead of agentlog's names overlay). */

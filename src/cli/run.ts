@@ -12,7 +12,12 @@ function mainHelp(version: string, registry: readonly Command[]): string {
   // Every agent's home variables come from its reader, so a new agent is listed without editing this.
   const envHelp: [string, string][] = [
     ['AGENTLOG_HOME', "agentlog's state (default ~/.agentlog)"],
-    ...readers.flatMap((r) => r.homeVariables.map((v): [string, string] => [v.name, `${r.displayName} (default ${v.default})`])),
+    ...readers.flatMap((r) =>
+      r.homeVariables.map((v): [string, string] => [
+        v.name,
+        `${r.displayName}${v.folder === undefined ? '' : `, in its ${v.folder}`} (default ${v.default})`,
+      ]),
+    ),
   ];
   const envWidth = Math.max(...envHelp.map(([name]) => name.length));
   const width = Math.max(...registry.map((c) => c.name.length));

@@ -90,6 +90,8 @@ describe.each(readers.map((r) => [r.id, r] as const))('reader %s', (_id, reader)
       expect(extract.problems).toEqual([]);
       expect(extract.badLines).toBe(0);
       expect(prose(extract)).toEqual(turns);
+      // Custody facts take the reader's cheap answer when discovery has none: it must be the parse's.
+      if (reader.cwd !== undefined) expect(await reader.cwd(s)).toBe(parsed.cwds[0] ?? null);
     }
   });
 

@@ -11,7 +11,7 @@ export const geminiReader: AgentReader = {
   id: 'gemini',
   displayName: 'Gemini CLI',
   aliases: [],
-  homeVariables: [{ name: 'GEMINI_CLI_HOME', default: '~' }],
+  homeVariables: [{ name: 'GEMINI_CLI_HOME', default: '~', folder: '.gemini' }],
 
   homes(lookup) {
     // GEMINI_CLI_HOME replaces the user home Gemini CLI creates its `.gemini` folder in.

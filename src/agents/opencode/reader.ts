@@ -30,7 +30,7 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
     id: 'opencode',
     displayName: 'OpenCode',
     aliases: ['open code'],
-    homeVariables: [{ name: 'XDG_DATA_HOME', default: '~/.local/share' }],
+    homeVariables: [{ name: 'XDG_DATA_HOME', default: '~/.local/share', folder: 'opencode' }],
 
     homes(lookup) {
       const dataHome = lookup.env('XDG_DATA_HOME') ?? join(lookup.homedir, '.local', 'share');
