@@ -8,6 +8,7 @@ import { renameCommand } from './rename.js';
 import { indexCommand } from './index-cmd.js';
 import { searchCommand } from './search.js';
 import { usageCommand } from './usage.js';
+import { mcpCommand } from './mcp.js';
 
 export const commands: readonly Command[] = [
   scanCommand,
@@ -18,4 +19,5 @@ export const commands: readonly Command[] = [
   indexCommand,
   searchCommand,
   usageCommand,
+  mcpCommand,
 ];

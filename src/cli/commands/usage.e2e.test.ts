@@ -4,15 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
 import { copyCorpus, tempDir } from '../../../test/support/temp.js';
-import {
-  assistant,
-  toolResult,
-  toolUse,
-  usage,
-  user,
-  writeMain,
-  writeSubagent,
-} from '../../agents/claude-code/test-support/fixtures.js';
+import { assistant, toolResult, toolUse, usage, user, writeMain, writeSubagent } from '../../agents/claude-code/test-support/fixtures.js';
 
 interface Row {
   period: string;
