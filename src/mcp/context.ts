@@ -40,8 +40,10 @@ export class ToolContext {
     this.root = storeRoot(deps.stateRoot);
     this.cache = new ShardCache(this.root);
     const every = deps.refreshMs ?? 10_000;
-    this.index = new Throttled(() => this.sweepOnce(), deps.now, every);
-    this.catalog = new Throttled(() => this.scanOnce(), deps.now, every);
+    const report = (what: string) => (error: unknown) =>
+      deps.log?.(`agentlog mcp: the ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    this.index = new Throttled(() => this.sweepOnce(), deps.now, every, report('index sweep'));
+    this.catalog = new Throttled(() => this.scanOnce(), deps.now, every, report('session scan'));
   }
 
   private async sweepOnce(): Promise<SweepReport | null> {

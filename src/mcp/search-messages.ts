@@ -64,7 +64,9 @@ export async function searchMessages(ctx: ToolContext, args: Args): Promise<z.in
   const limit = args.limit ?? 10;
   let { c, s } = args.cursor === undefined ? { c: null as string | null, s: 0 } : decodeCursor(args.cursor);
   await ctx.index.get();
-  const catalog = await ctx.catalog.get();
+  // The repo of each hit comes from the session catalog; a first, cold scan of it is not worth
+  // delaying a search for unless the caller filters by repo.
+  const catalog = args.repo !== undefined ? await ctx.catalog.get() : ctx.catalog.peek();
   const repoNeedle = args.repo?.toLowerCase();
   const hits: Hit[] = [];
   let state: 'ready' | 'building' | 'partial' = 'ready';
@@ -86,7 +88,7 @@ export async function searchMessages(ctx: ToolContext, args: Args): Promise<z.in
     if (body.state !== 'ready') state = body.state;
     const flat: Hit[] = [];
     for (const g of body.sessions) {
-      const row = catalog.byKey.get(g.session_key) ?? null;
+      const row = catalog?.byKey.get(g.session_key) ?? null;
       if (repoNeedle !== undefined && (row === null || !row.repo.toLowerCase().includes(repoNeedle))) continue;
       for (const h of g.hits)
         flat.push({

@@ -34,18 +34,35 @@ describe('windowText', () => {
 });
 
 describe('Throttled', () => {
-  it('refreshes once before first use, shares a refresh in flight, and again only after the interval', async () => {
+  it('refreshes before first use, shares a refresh in flight, and later refreshes in the background', async () => {
     let now = 0;
     let runs = 0;
+    const pending: (() => void)[] = [];
+    const release = (): void => pending.shift()?.();
     const t = new Throttled(
-      async () => ++runs,
+      () => new Promise<number>((resolve) => pending.push(() => resolve(++runs))),
       () => now,
       10_000,
     );
-    expect(await Promise.all([t.get(), t.get()])).toEqual([1, 1]);
+    const first = Promise.all([t.get(), t.get()]);
+    release();
+    expect(await first).toEqual([1, 1]);
     now = 9_999;
     expect(await t.get()).toBe(1);
+    expect(runs).toBe(1);
     now = 10_000;
+    // Stale: answered from the last refresh at once, while the next one runs.
+    expect(await t.get()).toBe(1);
+    release();
+    await new Promise((r) => setImmediate(r));
     expect(await t.get()).toBe(2);
+  });
+
+  it('peeks without waiting', () => {
+    const t = new Throttled(
+      async () => 1,
+      () => 0,
+    );
+    expect(t.peek()).toBeNull();
   });
 });
