@@ -49,7 +49,7 @@ try {
   const t1 = performance.now();
   await client.callTool({ name: 'search_messages', arguments: { query: 'the' } });
   const first = performance.now() - t1;
-  row('mcp start + initialize', `${fmt(connected)} ms`, 'first search (sweep + scan)', `${fmt(first)} ms`, '-');
+  row('mcp start + initialize', `${fmt(connected)} ms`, 'first search (one index sweep)', `${fmt(first)} ms`, '-');
   const viaMcp = [];
   for (const q of queries) {
     const t = performance.now();
@@ -82,7 +82,7 @@ try {
     `${fmt(pct(inProcess, 99))} ms`,
     `ratio ${fmt(pct(viaMcp, 99) / pct(inProcess, 99), 2)}`,
   );
-  console.log('  (a call may include the index sweep and catalog scan the server runs at most every 10 s)');
+  console.log('  (after the first, the server sweeps and rescans in the background at most every 10 s)');
 } finally {
   rmSync(state, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 // `agentlog mcp`: a Model Context Protocol server on stdin/stdout, so a coding agent can search and
 // read past sessions. stdout carries protocol messages only; anything else goes to stderr.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { commonFlags, flagValue } from '../args.js';
+import { commonFlags } from '../args.js';
+import { timeZoneOf } from './usage.js';
 import type { Command } from '../command.js';
 import { createMcpServer } from '../../mcp/server.js';
 
@@ -14,8 +15,7 @@ export const mcpCommand: Command = {
     ...commonFlags,
   ],
   async run(args, ctx) {
-    const timeZone =
-      flagValue(args, 'timezone') ?? ctx.lookup.env('TZ')?.replace(/^:/, '') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const timeZone = timeZoneOf(args, ctx);
     const server = createMcpServer(
       {
         agents: ctx.agents,
