@@ -30,6 +30,8 @@ const claudeState = mkdtempSync(join(tmpdir(), 'agentlog-usage-bench-claude-'));
 const emptyHome = mkdtempSync(join(tmpdir(), 'agentlog-usage-bench-empty-'));
 try {
   const scanCold = ours(['scan', '--json'], scanState);
+  const scanWarm = ours(['scan', '--json'], scanState);
+  const startup = timed(cli, ['--help'], agentEnv(home, scanState));
   const cold = ours(['usage', 'daily', '--json'], state);
   const warm = ours(['usage', 'daily', '--json'], state);
   row(
@@ -40,6 +42,14 @@ try {
     fmt(cold.seconds / scanCold.seconds),
   );
   row('usage daily --json, unchanged home', `${fmt(warm.seconds)} s`, 'goal', '0.30 s', fmt(warm.seconds / 0.3));
+  row(
+    'usage daily --json, unchanged home',
+    `${fmt(warm.seconds)} s`,
+    'scan --json, unchanged',
+    `${fmt(scanWarm.seconds)} s`,
+    fmt(warm.seconds / scanWarm.seconds),
+  );
+  row('(agentlog --help: start-up alone)', `${fmt(startup.seconds)} s`, '', '', '-');
   row('usage peak RSS cold / unchanged', `${fmt(cold.rssMiB, 0)} MiB`, 'unchanged', `${fmt(warm.rssMiB, 0)} MiB`, '-');
   const all = JSON.parse(warm.stdout);
   console.log(
