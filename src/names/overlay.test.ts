@@ -19,6 +19,7 @@ function row(agent: SessionRow['agent'], id: string, file: string): SessionRow {
     name: null,
     repo: '',
     branch: null,
+    first_ask: null,
     models: [],
     started_at: null,
     ended_at: null,

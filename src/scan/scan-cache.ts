@@ -30,6 +30,7 @@ const rowSchema = z.object({
   name: z.string().nullable(),
   repo: z.string(),
   branch: z.string().nullable(),
+  first_ask: z.string().nullable(),
   models: z.array(z.string()),
   started_at: z.string().nullable(),
   ended_at: z.string().nullable(),

@@ -11,6 +11,8 @@ export interface SessionRow {
   name: string | null;
   repo: string;
   branch: string | null;
+  /** The first thing the person asked, cut to 200 characters (the summary level keeps only it). */
+  first_ask: string | null;
   models: string[];
   started_at: string | null;
   ended_at: string | null;
@@ -47,6 +49,7 @@ export function rowFromRecord(record: SessionRecord, file: string, home: string,
     name: null,
     repo: record.repo,
     branch: record.branch,
+    first_ask: record.turns.find((t) => t.role === 'user' && t.text !== '')?.text ?? null,
     models: record.models,
     started_at: record.started_at,
     ended_at: record.ended_at,

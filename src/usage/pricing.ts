@@ -1,7 +1,7 @@
 // The price table shipped with agentlog: USD per million tokens per model, from the providers'
 // published price pages, and the one rule that turns a bucket's tokens into an estimated cost.
 /** Which table priced a report (`agentlog usage --json` says so). */
-export const pricingTable = { name: 'agentlog-builtin', taken: '2025-11-30' } as const;
+export const pricingTable = { name: 'agentlog-builtin', taken: '2026-12-01' } as const;
 
 export interface Price {
   input: number;
@@ -31,9 +31,12 @@ const plain = (input: number, cacheRead: number, output: number): Price => ({ in
 /** Canonical model ids (dots written as dashes), longest first when matched. */
 export const prices: Readonly<Record<string, ModelPrice>> = {
   // Anthropic, https://docs.anthropic.com/en/docs/about-claude/pricing
+  'claude-opus-4-7': anthropic(5, 25),
+  'claude-opus-4-6': anthropic(5, 25),
   'claude-opus-4-5': anthropic(5, 25),
   'claude-opus-4-1': anthropic(15, 75),
   'claude-opus-4': anthropic(15, 75),
+  'claude-sonnet-4-6': { ...anthropic(3, 15), long: anthropic(6, 22.5) },
   'claude-sonnet-4-5': { ...anthropic(3, 15), long: anthropic(6, 22.5) },
   'claude-sonnet-4': { ...anthropic(3, 15), long: anthropic(6, 22.5) },
   'claude-haiku-4-5': anthropic(1, 5),
@@ -43,6 +46,12 @@ export const prices: Readonly<Record<string, ModelPrice>> = {
   'claude-3-opus': anthropic(15, 75),
   'claude-3-haiku': { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheRead: 0.03 },
   // OpenAI, https://platform.openai.com/docs/pricing
+  'gpt-5-5': plain(5, 0.5, 30),
+  'gpt-5-4-mini': plain(0.75, 0.075, 4.5),
+  'gpt-5-4': plain(2.5, 0.25, 15),
+  'gpt-5-3-codex': plain(1.75, 0.175, 14),
+  'gpt-5-2-codex': plain(1.75, 0.175, 14),
+  'gpt-5-2': plain(1.75, 0.175, 14),
   'gpt-5-1-codex-mini': plain(0.25, 0.025, 2),
   'gpt-5-1-codex-max': plain(1.25, 0.125, 10),
   'gpt-5-1-codex': plain(1.25, 0.125, 10),
@@ -61,6 +70,7 @@ export const prices: Readonly<Record<string, ModelPrice>> = {
   'o3-mini': plain(1.1, 0.55, 4.4),
   o3: plain(2, 0.5, 8),
   // Google, https://ai.google.dev/gemini-api/docs/pricing (prompts over 200k tokens at the long rate)
+  'gemini-3-flash': plain(0.5, 0.05, 3),
   'gemini-3-pro': { ...plain(2, 0.2, 12), long: plain(4, 0.4, 18) },
   'gemini-2-5-pro': { ...plain(1.25, 0.125, 10), long: plain(2.5, 0.25, 15) },
   'gemini-2-5-flash-lite': plain(0.1, 0.01, 0.4),

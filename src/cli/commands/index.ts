@@ -9,6 +9,7 @@ import { indexCommand } from './index-cmd.js';
 import { searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
 import { usageCommand } from './usage.js';
+import { mcpCommand } from './mcp.js';
 
 export const commands: readonly Command[] = [
   scanCommand,
@@ -20,4 +21,5 @@ export const commands: readonly Command[] = [
   searchCommand,
   serveCommand,
   usageCommand,
+  mcpCommand,
 ];

@@ -1,6 +1,6 @@
 // `agentlog usage [daily|monthly|session|model]`: tokens and estimated cost from the scan cache,
 // every agent at once; --json in ccusage's field names.
-import { commonFlags, flag, flagValue, flagValues, UsageError } from '../args.js';
+import { commonFlags, flag, flagValue, flagValues, type ParsedArgs, UsageError } from '../args.js';
 import { parseAgentList } from '../agent-flag.js';
 import type { Command } from '../command.js';
 import { type CliContext, selectAgents } from '../context.js';
@@ -13,7 +13,7 @@ import { reportJson, reportKinds, type ReportKind, type UsageReport, type UsageR
 
 const money = (usd: number): string => `$${usd.toFixed(2)}`;
 
-function cells(row: Omit<UsageRow, 'period'> & { period: string }, byAgent: boolean): string[] {
+function cells(row: UsageRow, byAgent: boolean): string[] {
   const cost = `${money(row.totalCost)}${row.unpricedModels.length > 0 ? '*' : ''}`;
   return [
     row.period,
@@ -56,11 +56,12 @@ function table(report: UsageReport, byAgent: boolean, ctx: CliContext): string {
   return [style.bold(fmt(head)), ...body.map(fmt), style.dim(rule), style.bold(fmt(totals))].join('\n');
 }
 
-function timeZoneOf(args: Parameters<NonNullable<Command['run']>>[0], ctx: CliContext): string {
+/** The zone whose days count: --timezone, else TZ, else the system's. */
+export function timeZoneOf(args: ParsedArgs, ctx: CliContext): string {
   return flagValue(args, 'timezone') ?? ctx.lookup.env('TZ')?.replace(/^:/, '') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-function dayFlag(args: Parameters<NonNullable<Command['run']>>[0], name: string): string | undefined {
+function dayFlag(args: ParsedArgs, name: string): string | undefined {
   const v = flagValue(args, name);
   if (v !== undefined && !isDay(v)) throw new UsageError(`--${name} takes a day written YYYY-MM-DD, not "${v}"`);
   return v;

@@ -1,0 +1,43 @@
+// `agentlog mcp`: a Model Context Protocol server on stdin/stdout, so a coding agent can search and
+// read past sessions. stdout carries protocol messages only; anything else goes to stderr.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { commonFlags } from '../args.js';
+import { timeZoneOf } from './usage.js';
+import type { Command } from '../command.js';
+import { createMcpServer } from '../../mcp/server.js';
+
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'serve past sessions to coding agents over the Model Context Protocol (stdio)',
+  usage: 'mcp [--timezone TZ]',
+  flags: [
+    { name: 'timezone', value: 'TZ', help: 'the zone session_usage counts days in (default: TZ, else the system zone)' },
+    ...commonFlags,
+  ],
+  async run(args, ctx) {
+    const timeZone = timeZoneOf(args, ctx);
+    const server = createMcpServer(
+      {
+        agents: ctx.agents,
+        stateRoot: ctx.stateRoot,
+        userHome: ctx.userHome,
+        readerVersion: ctx.version,
+        timeZone,
+        now: () => ctx.now(),
+        log: (line) => ctx.stderr.write(`${line}\n`),
+      },
+      ctx.version,
+    );
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+    });
+    // A malformed line is answered (or dropped) by the SDK; note it on stderr, keep serving.
+    transport.onerror = (error) => ctx.stderr.write(`agentlog mcp: ${error.message}\n`);
+    await server.connect(transport);
+    process.stdin.once('end', () => void server.close());
+    await Promise.race([closed, ctx.interrupted()]);
+    await server.close();
+    return 0;
+  },
+};
