@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Catalog, KeepReport } from '../custody/index.js';
+import { isInside } from '../custody/safe-fs.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { sweep, type SweepReport } from '../search/sweep.js';
 import type { SweepSummary } from './api-types.js';
@@ -27,6 +28,12 @@ export interface SweeperOptions {
 }
 
 type Trigger = SweepSummary['trigger'];
+
+/**
+ * Changes that are not a session being written: lock and temp files, and the side files SQLite
+ * writes while any reader (ours included) has a database open — watching those would sweep forever.
+ */
+const ignoredPath = /\.(keep-tmp|lock)$|-(wal|shm|journal)$|\/\.git\//;
 
 /** A chain of runs of one task: never two at once, one more when asked during a run. */
 class Chain {
@@ -66,6 +73,8 @@ export class Sweeper {
   private debounce: NodeJS.Timeout | undefined;
   private readonly index: Chain;
   private readonly keep: Chain;
+  /** Paths changed since the last index sweep began: a change sweep reads only their agents. */
+  private changed = new Set<string>();
   sweeping = 0;
   watching: 'events' | 'interval' | 'off' = 'off';
   last: SweepSummary | null = null;
@@ -100,12 +109,13 @@ export class Sweeper {
       return;
     }
     const debounceMs = this.opts.debounceMs ?? 75;
-    const onChange = (): void => {
+    const onChange = (path: string): void => {
+      this.changed.add(path);
       clearTimeout(this.debounce);
       this.debounce = setTimeout(() => this.kick('change'), debounceMs);
     };
     try {
-      const w = watch(paths, { ignoreInitial: true, persistent: false, ignored: (p) => /\.(keep-tmp|lock)$|\/\.git\//.test(p) });
+      const w = watch(paths, { ignoreInitial: true, persistent: false, ignored: (p) => ignoredPath.test(p) });
       w.on('add', onChange).on('change', onChange).on('unlink', onChange).on('addDir', onChange);
       w.on('error', (error) => {
         this.opts.log(
@@ -134,9 +144,11 @@ export class Sweeper {
     const t0 = this.opts.now();
     this.sweeping++;
     try {
+      const changed = [...this.changed];
+      this.changed.clear();
       const r = await sweep({
         root: this.opts.indexRoot,
-        agents: this.opts.readableAgents(),
+        agents: this.agentsFor(trigger, changed),
         now: this.opts.now,
         shouldStop: () => this.stopped,
         collectGarbage: trigger === 'start',
@@ -162,6 +174,20 @@ export class Sweeper {
     } finally {
       this.sweeping--;
     }
+  }
+
+  /**
+   * What an index sweep reads: every agent, or after file events only the agents whose vendor home
+   * holds a changed path (every home of those agents, kept roots included, so nothing of theirs is
+   * mistaken for gone; the other agents' entries are left as they are).
+   */
+  private agentsFor(trigger: Trigger, changed: readonly string[]): AgentHomes[] {
+    const all = this.opts.readableAgents();
+    if (trigger !== 'change' || changed.length === 0) return all;
+    const hit = new Set(
+      this.opts.vendorAgents.filter((a) => a.homes.some((h) => changed.some((p) => isInside(h, p) || p === h))).map((a) => a.reader.id),
+    );
+    return hit.size === 0 ? all : all.filter((a) => hit.has(a.reader.id));
   }
 
   private async runKeep(trigger: Trigger): Promise<void> {
