@@ -156,6 +156,8 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
     else if (want === 'seen') el.querySelector('.last-seen')?.scrollIntoView({ block: 'start' });
     else if (want === 'bottom') el.scrollTop = el.scrollHeight;
     else el.scrollTop += el.scrollHeight - want.keepFrom;
+    // A transcript that fits, or one opened at its end, has been read to the end without a scroll event.
+    if (nearBottom(el)) markSeen(key, { turns: record.turns.length, ended_at: record.ended_at });
   });
 
   const loadOlder = useCallback(() => {

@@ -1,5 +1,6 @@
 // The dashboard in real Chromium against the real `agentlog serve`, driven by role and name as a
 // screen reader would (issue 12 "Accessibility is the test contract").
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,10 +9,11 @@ import { type Harness, outputDir, startHarness } from './serve-harness.js';
 
 let h: Harness;
 let livePath = '';
+let changingPath = '';
 
 beforeAll(async () => {
   h = await startHarness(async (home) => {
-    livePath = (await writeHome(join(home, '.claude'), Date.now())).live;
+    ({ live: livePath, changing: changingPath } = await writeHome(join(home, '.claude'), Date.now()));
   });
 }, 60_000);
 
@@ -42,7 +44,7 @@ describe('the dashboard', () => {
   it('lists the sessions and draws a transcript with a subagent card that expands on "Show steps"', async () => {
     const page = await openDashboard();
     const rows = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
-    expect(await rows.count()).toBe(3);
+    expect(await rows.count()).toBe(4);
     await openSession(page, 'Rename the walrus endpoint to /v2/lanterns');
     const transcript = page.getByRole('region', { name: 'Transcript' });
     await transcript.getByText('Committed as').waitFor();
@@ -114,6 +116,39 @@ describe('the dashboard', () => {
     await appendLive(livePath, 'freshly-appended-line');
     await transcript.getByText('freshly-appended-line').waitFor({ timeout: 2000 });
     expect(Date.now() - started).toBeLessThan(2000);
+    await page.close();
+  });
+
+  it('a hit whose message left the log opens the transcript unanchored with a one-line notice', async () => {
+    const page = await openDashboard();
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('obsidian');
+    const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'obsidian' }).first();
+    await mark.waitFor({ timeout: 2000 });
+    // The message's line is gone from the log (rewritten by hand, or a rewind that dropped it).
+    const kept = (await readFile(changingPath, 'utf8')).split('\n').filter((l) => !l.includes('obsidian'));
+    await writeFile(changingPath, kept.join('\n'));
+    await mark.click();
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    const notice = transcript.getByRole('status');
+    await notice.waitFor({ timeout: 5000 });
+    expect(await notice.textContent()).toMatch(/stale|unavailable/);
+    expect(await transcript.locator('[aria-current="true"]').count()).toBe(0);
+    await transcript.getByText('Polish the importer').first().waitFor();
+    await page.close();
+  });
+
+  it('coming back to a session shows a "last seen" line above what arrived since', async () => {
+    const first = await openDashboard();
+    await openSession(first, 'Watch this live session');
+    await first.getByRole('region', { name: 'Transcript' }).getByText('Working on it.').waitFor();
+    await first.close();
+    await appendLive(livePath, 'written-while-away');
+    const page = await openDashboard();
+    await openSession(page, 'Watch this live session');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('written-while-away').waitFor({ timeout: 5000 });
+    const after = await page.evaluate(() => document.querySelector('.last-seen')?.nextElementSibling?.textContent ?? null);
+    expect(after).toContain('written-while-away');
     await page.close();
   });
 
