@@ -33,6 +33,12 @@ type Trigger = SweepSummary['trigger'];
  * Changes that are not a session being written: lock and temp files, and the side files SQLite
  * writes while any reader (ours included) has a database open — watching those would sweep forever.
  */
+/** With working file events the interval sweep is a safety net this many intervals apart. */
+const safetyFactor = 10;
+
+/** A keep after file events waits for this long without events. */
+const keepQuietMs = 3000;
+
 const ignoredPath = /\.(keep-tmp|lock)$|-(wal|shm|journal)$|\/\.git\//;
 
 /** A chain of runs of one task: never two at once, one more when asked during a run. */
@@ -71,6 +77,7 @@ export class Sweeper {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | undefined;
   private debounce: NodeJS.Timeout | undefined;
+  private keepLater: NodeJS.Timeout | undefined;
   private readonly index: Chain;
   private readonly keep: Chain;
   /** Paths changed since the last index sweep began: a change sweep reads only their agents. */
@@ -89,16 +96,40 @@ export class Sweeper {
   async start(): Promise<void> {
     const first = Promise.all([this.keep.kick('start'), this.index.kick('start')]);
     this.startWatching();
-    this.timer = setInterval(() => this.kick('interval'), this.opts.intervalMs);
-    this.timer.unref();
+    this.scheduleInterval();
     await first;
   }
 
-  /** Starts both chains (or queues one more run of each). */
+  /**
+   * Starts both chains (or queues one more run of each). After file events the index sweeps at once
+   * (searchability within a second) while the keep waits for a quiet moment: a kept copy needs no
+   * sub-second freshness, and a keep over every home competes with the index for the CPU.
+   */
   kick(trigger: Trigger): void {
     if (this.stopped) return;
     void this.index.kick(trigger);
-    void this.keep.kick(trigger);
+    if (trigger !== 'change') {
+      void this.keep.kick(trigger);
+      return;
+    }
+    clearTimeout(this.keepLater);
+    this.keepLater = setTimeout(() => void this.index.idle().then(() => this.keep.kick('change')), keepQuietMs);
+    this.keepLater.unref();
+  }
+
+  /**
+   * The interval sweep: every `intervalMs` where watching failed (or is off); while events arrive it
+   * is only a safety net, so it runs `safetyFactor` times less often and leaves the CPU to requests.
+   */
+  private scheduleInterval(): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    const wait = this.watching === 'events' ? this.opts.intervalMs * safetyFactor : this.opts.intervalMs;
+    this.timer = setTimeout(() => {
+      this.kick('interval');
+      this.scheduleInterval();
+    }, wait);
+    this.timer.unref();
   }
 
   private startWatching(): void {
@@ -122,6 +153,7 @@ export class Sweeper {
           `watch failed (${error instanceof Error ? error.message : String(error)}): sweeping every ${this.opts.intervalMs / 1000} s instead`,
         );
         this.watching = 'interval';
+        this.scheduleInterval();
         void w.close();
       });
       this.watcher = w;
@@ -223,8 +255,9 @@ export class Sweeper {
   async stop(): Promise<void> {
     this.stopped = true;
     this.abort.abort();
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     clearTimeout(this.debounce);
+    clearTimeout(this.keepLater);
     await this.watcher?.close();
     await Promise.all([this.index.idle(), this.keep.idle()]);
   }
