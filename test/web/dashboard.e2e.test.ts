@@ -44,7 +44,7 @@ describe('the dashboard', () => {
   it('lists the sessions and draws a transcript with a subagent card that expands on "Show steps"', async () => {
     const page = await openDashboard();
     const rows = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
-    expect(await rows.count()).toBe(4);
+    expect(await rows.count()).toBe(5);
     await openSession(page, 'Rename the walrus endpoint to /v2/lanterns');
     const transcript = page.getByRole('region', { name: 'Transcript' });
     await transcript.getByText('Committed as').waitFor();
@@ -149,6 +149,21 @@ describe('the dashboard', () => {
     await transcript.getByText('written-while-away').waitFor({ timeout: 5000 });
     const after = await page.evaluate(() => document.querySelector('.last-seen')?.nextElementSibling?.textContent ?? null);
     expect(after).toContain('written-while-away');
+    await page.close();
+  });
+
+  it('a long transcript opens on its last entries and pages upward with the API', async () => {
+    const page = await openDashboard();
+    await openSession(page, 'A very long session');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('question 400').waitFor({ timeout: 5000 });
+    const entries = transcript.locator('article');
+    expect(await entries.count()).toBe(80);
+    await transcript.getByRole('button', { name: /Show older entries/ }).click();
+    await transcript.getByText('question 360').waitFor({ timeout: 5000 });
+    expect(await entries.count()).toBe(160);
+    await transcript.getByRole('button', { name: /Draw the full transcript/ }).click();
+    await transcript.getByText('answer 400').waitFor({ timeout: 10_000 });
     await page.close();
   });
 

@@ -10,6 +10,7 @@ export const ids = {
   hostile: '22222222-3333-4444-8555-666666666666',
   live: '33333333-4444-4555-8666-777777777777',
   changing: '44444444-5555-4666-8777-888888888888',
+  long: '55555555-6666-4777-8888-999999999999',
 } as const;
 
 export class ClaudeSession {
@@ -150,6 +151,13 @@ export async function writeHome(claudeHome: string, nowMs: number): Promise<{ li
   changing.text('The obsidian importer is polished.');
   const changingPath = mainPath(claudeHome, changing);
   await write(changingPath, changing.jsonl());
+  const long = new ClaudeSession(ids.long, '/work/long-repo', nowMs - 24 * 60 * 60_000);
+  long.user('A very long session');
+  for (let i = 1; i <= 400; i++) {
+    long.text(`answer ${i}`);
+    long.user(`question ${i}`);
+  }
+  await write(mainPath(claudeHome, long), long.jsonl());
   return { live: livePath, changing: changingPath };
 }
 
