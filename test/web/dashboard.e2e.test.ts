@@ -167,6 +167,28 @@ describe('the dashboard', () => {
     await page.close();
   });
 
+  it('/, ? and Esc work from anywhere; a session renames inline; the report link points at the zip', async () => {
+    const page = await openDashboard();
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search sessions and messages');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await openSession(page, 'Polish the importer');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    const zip = await transcript.getByRole('link', { name: /report/ }).getAttribute('href');
+    expect(zip).toBe('/api/session/claude_code/44444444-5555-4666-8777-888888888888/report.zip');
+    await transcript.getByRole('button', { name: 'Rename' }).click();
+    await transcript.getByRole('textbox', { name: 'Session name' }).fill('Importer polish');
+    await page.keyboard.press('Enter');
+    await transcript.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Importer polish').waitFor({ timeout: 5000 });
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: 'Importer polish' }).waitFor();
+    await page.close();
+  });
+
   it('a hostile transcript renders inert and the page stays responsive', async () => {
     const page = await openDashboard();
     await page
