@@ -68,7 +68,17 @@ const token = new URL(url).searchParams.get('token');
 const headers = { Authorization: `Bearer ${token}` };
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 
-function get(path, extra = {}) {
+/** One GET; a keep-alive socket the server closed just as it was reused is retried once. */
+async function get(path, extra = {}) {
+  try {
+    return await getOnce(path, extra);
+  } catch (error) {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+    return getOnce(path, extra);
+  }
+}
+
+function getOnce(path, extra) {
   return new Promise((resolveGet, reject) => {
     const req = http.get(`${origin}${path}`, { agent, headers: { ...headers, ...extra } }, (res) => {
       const chunks = [];
