@@ -62,7 +62,7 @@ export async function runServer(opts: RunOptions): Promise<void> {
   opts.onListening(url);
 
   const refreshIndex = throttled(() => store.index.refresh(), 200);
-  const refreshList = throttled(() => store.list.refresh(), 5000);
+  const refreshList = throttled(() => store.list.refresh(), 10_000);
   await store.index.refresh().catch(() => undefined);
   void store.list.refresh().catch((error: unknown) => store.log.write(`session list failed: ${String(error)}`));
   if (opts.sweep) {

@@ -139,7 +139,7 @@ export class Sweeper {
       this.watching = 'interval';
       return;
     }
-    const debounceMs = this.opts.debounceMs ?? 75;
+    const debounceMs = this.opts.debounceMs ?? 25;
     const onChange = (path: string): void => {
       this.changed.add(path);
       clearTimeout(this.debounce);
