@@ -161,7 +161,10 @@ describe('the dashboard', () => {
     expect(await entries.count()).toBe(80);
     await transcript.getByRole('button', { name: /Show older entries/ }).click();
     await transcript.getByText('question 360').waitFor({ timeout: 5000 });
-    expect(await entries.count()).toBe(160);
+    // Whole pages only (scrolling near the top may already have asked for the next one).
+    const after = await entries.count();
+    expect(after).toBeGreaterThanOrEqual(160);
+    expect(after % 80).toBe(0);
     await transcript.getByRole('button', { name: /Draw the full transcript/ }).click();
     await transcript.getByText('answer 400').waitFor({ timeout: 10_000 });
     await page.close();
