@@ -5,11 +5,17 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cliPath } from '../../test/support/cli.js';
 import { corpusPath, tempDir } from '../../test/support/temp.js';
 import type { HealthBody } from './api-types.js';
 import { envFor, fillHomes } from './test-support/fixture-home.js';
+
+/** Every server a test started, stopped after it even when an assertion failed mid-way. */
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
 
 interface Running {
   child: ChildProcess;
@@ -23,6 +29,7 @@ function start(env: Record<string, string>, args: string[] = []): Running & { re
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let err = '';
   const running = { child, url: '', stderr: () => err } as Running & { ready: Promise<string> };
   running.exited = new Promise((r) => child.on('close', (code) => r(code)));
