@@ -51,7 +51,6 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
   const [lastSeen, setLastSeen] = useState<number | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const pendingScroll = useRef<'focus' | 'bottom' | 'seen' | { keepFrom: number } | null>(null);
-  const follow = useRef(true);
   const pane = useRef<HTMLElement>(null);
   const [mode, setMode] = useState<'record' | 'entries'>(summary !== null && summary.turns > bigSessionTurns ? 'entries' : 'record');
   const onLocate = useCallback((result: LocateResult) => {
@@ -185,7 +184,6 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
     if (el === null || record === null) return;
     if (el.scrollTop < 200 && from > 0) loadOlder();
     const atEnd = nearBottom(el);
-    follow.current = atEnd;
     if (atEnd) {
       if (hasNew) setHasNew(false);
       markSeen(key, { turns: record.turns.length, ended_at: record.ended_at });
