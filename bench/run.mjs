@@ -247,4 +247,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (want('search')) runScript('message search (issue 6)', 'search.mjs', home, stats);
   if (want('usage')) runScript('usage (issue 15)', 'usage.mjs', home, stats);
   if (want('mcp')) runScript('mcp (issue 17)', 'mcp.mjs', home, stats);
+  if (want('serve')) runScript('agentlog serve (issue 11)', 'serve.mjs', home, stats);
 }

@@ -15,7 +15,7 @@ const result = await build({
   target: ['chrome110', 'firefox115', 'safari16'],
   jsx: 'automatic',
   jsxImportSource: 'preact',
-  minify: true,
+  minify: process.env.WEB_MINIFY !== '0',
   sourcemap: false,
   legalComments: 'none',
   entryNames: '[name]-[hash]',

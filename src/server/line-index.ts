@@ -103,6 +103,8 @@ export class LineIndex {
 
 const cache = new Map<string, LineIndex>();
 const cacheSize = 16;
+/** One index build per file at a time: concurrent first reads of a big transcript share it. */
+const building = new Map<string, Promise<LineIndex>>();
 
 function identityKey(st: { dev: number; ino: number }): string {
   return `${st.dev}:${st.ino}`;
@@ -110,6 +112,17 @@ function identityKey(st: { dev: number; ino: number }): string {
 
 /** The file's index brought up to date, reusing the one built before while the file only grew. */
 export async function lineIndexOf(path: string, handle: FileHandle): Promise<LineIndex> {
+  for (let pending = building.get(path); pending !== undefined; pending = building.get(path)) await pending.catch(() => undefined);
+  const work = update(path, handle);
+  building.set(path, work);
+  try {
+    return await work;
+  } finally {
+    if (building.get(path) === work) building.delete(path);
+  }
+}
+
+async function update(path: string, handle: FileHandle): Promise<LineIndex> {
   const st = await handle.stat();
   const id = identityKey(st);
   let index = cache.get(path);

@@ -23,9 +23,9 @@ export interface RunOptions {
   onListening: (url: string) => void;
 }
 
-function listen(app: ReturnType<typeof createApp>, host: string, port: number): Promise<Server> {
+function listen(fetch: (req: Request) => Response | Promise<Response>, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }) as Server;
+    const server = serve({ fetch, hostname: host, port }) as Server;
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
@@ -49,9 +49,12 @@ function throttled(fn: () => Promise<void>, gapMs: number): () => void {
 
 export async function runServer(opts: RunOptions): Promise<void> {
   const { store } = opts;
-  const app = createApp({ store, token: opts.token, host: opts.host, port: opts.port, webRoot: opts.webRoot, userHome: opts.userHome });
-  const server = await listen(app, opts.host, opts.port);
+  // With --port 0 the port is known only once bound, and the Host check needs it: the app is built
+  // right after binding, before the first request can arrive.
+  let app: ReturnType<typeof createApp> | null = null;
+  const server = await listen((req) => (app as ReturnType<typeof createApp>).fetch(req), opts.host, opts.port);
   const port = (server.address() as AddressInfo).port;
+  app = createApp({ store, token: opts.token, host: opts.host, port, webRoot: opts.webRoot, userHome: opts.userHome });
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${shown}:${port}/?token=${opts.token}`;
   await announce(store.stateRoot, { pid: process.pid, url, started_at: new Date(store.now()).toISOString() });
@@ -59,7 +62,7 @@ export async function runServer(opts: RunOptions): Promise<void> {
   opts.onListening(url);
 
   const refreshIndex = throttled(() => store.index.refresh(), 200);
-  const refreshList = throttled(() => store.list.refresh(), 3000);
+  const refreshList = throttled(() => store.list.refresh(), 10_000);
   await store.index.refresh().catch(() => undefined);
   void store.list.refresh().catch((error: unknown) => store.log.write(`session list failed: ${String(error)}`));
   if (opts.sweep) {

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Catalog, KeepReport } from '../custody/index.js';
+import { isInside } from '../custody/safe-fs.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { sweep, type SweepReport } from '../search/sweep.js';
 import type { SweepSummary } from './api-types.js';
@@ -27,6 +28,18 @@ export interface SweeperOptions {
 }
 
 type Trigger = SweepSummary['trigger'];
+
+/**
+ * Changes that are not a session being written: lock and temp files, and the side files SQLite
+ * writes while any reader (ours included) has a database open — watching those would sweep forever.
+ */
+/** With working file events the interval sweep is a safety net this many intervals apart. */
+const safetyFactor = 10;
+
+/** A keep after file events waits for this long without events. */
+const keepQuietMs = 3000;
+
+const ignoredPath = /\.(keep-tmp|lock)$|-(wal|shm|journal)$|\/\.git\//;
 
 /** A chain of runs of one task: never two at once, one more when asked during a run. */
 class Chain {
@@ -64,8 +77,11 @@ export class Sweeper {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | undefined;
   private debounce: NodeJS.Timeout | undefined;
+  private keepLater: NodeJS.Timeout | undefined;
   private readonly index: Chain;
   private readonly keep: Chain;
+  /** Paths changed since the last index sweep began: a change sweep reads only their agents. */
+  private changed = new Set<string>();
   sweeping = 0;
   watching: 'events' | 'interval' | 'off' = 'off';
   last: SweepSummary | null = null;
@@ -80,16 +96,40 @@ export class Sweeper {
   async start(): Promise<void> {
     const first = Promise.all([this.keep.kick('start'), this.index.kick('start')]);
     this.startWatching();
-    this.timer = setInterval(() => this.kick('interval'), this.opts.intervalMs);
-    this.timer.unref();
+    this.scheduleInterval();
     await first;
   }
 
-  /** Starts both chains (or queues one more run of each). */
+  /**
+   * Starts both chains (or queues one more run of each). After file events the index sweeps at once
+   * (searchability within a second) while the keep waits for a quiet moment: a kept copy needs no
+   * sub-second freshness, and a keep over every home competes with the index for the CPU.
+   */
   kick(trigger: Trigger): void {
     if (this.stopped) return;
     void this.index.kick(trigger);
-    void this.keep.kick(trigger);
+    if (trigger !== 'change') {
+      void this.keep.kick(trigger);
+      return;
+    }
+    clearTimeout(this.keepLater);
+    this.keepLater = setTimeout(() => void this.index.idle().then(() => this.keep.kick('change')), keepQuietMs);
+    this.keepLater.unref();
+  }
+
+  /**
+   * The interval sweep: every `intervalMs` where watching failed (or is off); while events arrive it
+   * is only a safety net, so it runs `safetyFactor` times less often and leaves the CPU to requests.
+   */
+  private scheduleInterval(): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    const wait = this.watching === 'events' ? this.opts.intervalMs * safetyFactor : this.opts.intervalMs;
+    this.timer = setTimeout(() => {
+      this.kick('interval');
+      this.scheduleInterval();
+    }, wait);
+    this.timer.unref();
   }
 
   private startWatching(): void {
@@ -99,19 +139,21 @@ export class Sweeper {
       this.watching = 'interval';
       return;
     }
-    const debounceMs = this.opts.debounceMs ?? 75;
-    const onChange = (): void => {
+    const debounceMs = this.opts.debounceMs ?? 25;
+    const onChange = (path: string): void => {
+      this.changed.add(path);
       clearTimeout(this.debounce);
       this.debounce = setTimeout(() => this.kick('change'), debounceMs);
     };
     try {
-      const w = watch(paths, { ignoreInitial: true, persistent: false, ignored: (p) => /\.(keep-tmp|lock)$|\/\.git\//.test(p) });
+      const w = watch(paths, { ignoreInitial: true, persistent: false, ignored: (p) => ignoredPath.test(p) });
       w.on('add', onChange).on('change', onChange).on('unlink', onChange).on('addDir', onChange);
       w.on('error', (error) => {
         this.opts.log(
           `watch failed (${error instanceof Error ? error.message : String(error)}): sweeping every ${this.opts.intervalMs / 1000} s instead`,
         );
         this.watching = 'interval';
+        this.scheduleInterval();
         void w.close();
       });
       this.watcher = w;
@@ -134,9 +176,11 @@ export class Sweeper {
     const t0 = this.opts.now();
     this.sweeping++;
     try {
+      const changed = [...this.changed];
+      this.changed.clear();
       const r = await sweep({
         root: this.opts.indexRoot,
-        agents: this.opts.readableAgents(),
+        agents: this.agentsFor(trigger, changed),
         now: this.opts.now,
         shouldStop: () => this.stopped,
         collectGarbage: trigger === 'start',
@@ -162,6 +206,20 @@ export class Sweeper {
     } finally {
       this.sweeping--;
     }
+  }
+
+  /**
+   * What an index sweep reads: every agent, or after file events only the agents whose vendor home
+   * holds a changed path (every home of those agents, kept roots included, so nothing of theirs is
+   * mistaken for gone; the other agents' entries are left as they are).
+   */
+  private agentsFor(trigger: Trigger, changed: readonly string[]): AgentHomes[] {
+    const all = this.opts.readableAgents();
+    if (trigger !== 'change' || changed.length === 0) return all;
+    const hit = new Set(
+      this.opts.vendorAgents.filter((a) => a.homes.some((h) => changed.some((p) => isInside(h, p) || p === h))).map((a) => a.reader.id),
+    );
+    return hit.size === 0 ? all : all.filter((a) => hit.has(a.reader.id));
   }
 
   private async runKeep(trigger: Trigger): Promise<void> {
@@ -197,8 +255,9 @@ export class Sweeper {
   async stop(): Promise<void> {
     this.stopped = true;
     this.abort.abort();
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     clearTimeout(this.debounce);
+    clearTimeout(this.keepLater);
     await this.watcher?.close();
     await Promise.all([this.index.idle(), this.keep.idle()]);
   }

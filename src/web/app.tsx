@@ -55,6 +55,13 @@ export function App() {
     return () => l.dispose();
   }, []);
   useEffect(() => {
+    // Follow the system's light/dark switch unless the person chose one with the toggle.
+    const media = matchMedia('(prefers-color-scheme: dark)');
+    const onChange = (): void => setTheme(effectiveTheme());
+    media.addEventListener('change', onChange);
+    return () => media.removeEventListener('change', onChange);
+  }, []);
+  useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
   }, []);
@@ -243,7 +250,7 @@ export function App() {
                 superseded
               </label>
             ) : null}
-            {lane.status === 'loading' ? <span aria-live="polite">searching messages…</span> : null}
+            {lane.status === 'loading' ? <span class="searching">searching…</span> : null}
           </div>
           {list.loading ? (
             <div aria-hidden="true">
@@ -267,7 +274,7 @@ export function App() {
               onOpen={(row, hit) => open(row.session, hit)}
             />
           )}
-          <UsageChart />
+          <UsageChart theme={theme} />
         </div>
         {opened !== null ? (
           <Transcript

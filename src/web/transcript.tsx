@@ -2,9 +2,10 @@
 // windows of turns (older ones added as the person scrolls up), the hit a search opened marked and
 // centred, new turns followed live through the events stream, and a "last seen" line.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { RecordBody, SearchHit, SessionSummary } from '../server/api-types.js';
+import type { LocateResult, RecordBody, SearchHit, SessionSummary } from '../server/api-types.js';
 import { AgentChip } from './agent-chip.js';
 import { ApiError, fetchRecord, locate, sessionPath } from './api.js';
+import { EntryPager } from './entry-pager.js';
 import { compactCount, duration, localDateTime } from './format.js';
 import { projectName, sessionKey } from './list-model.js';
 import { stepPrompt } from './prompt-nav.js';
@@ -17,6 +18,8 @@ import { visibleText } from './visible-text.js';
 
 /** Turns added per window when scrolling up (the record is drawn a window at a time). */
 export const turnWindow = 80;
+/** Past this many turns the record takes seconds to build: the entries view opens first. */
+export const bigSessionTurns = 600;
 
 export interface TranscriptControl {
   prompt(dir: 1 | -1): void;
@@ -48,7 +51,14 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
   const [lastSeen, setLastSeen] = useState<number | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const pendingScroll = useRef<'focus' | 'bottom' | 'seen' | { keepFrom: number } | null>(null);
-  const follow = useRef(true);
+  const pane = useRef<HTMLElement>(null);
+  const [mode, setMode] = useState<'record' | 'entries'>(summary !== null && summary.turns > bigSessionTurns ? 'entries' : 'record');
+  const onLocate = useCallback((result: LocateResult) => {
+    if (result.state !== 'resolved')
+      setNotice(
+        `${result.state === 'stale' ? 'The hit is stale' : 'The hit is unavailable'}: ${result.reason}. Showing the transcript from the end.`,
+      );
+  }, []);
 
   // Load the record (and resolve the hit) whenever another session or hit is opened.
   useEffect(() => {
@@ -59,6 +69,7 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
     setFocus(null);
     setHasNew(false);
     const seen = seenOf(key);
+    if (mode !== 'record') return;
     void (async () => {
       try {
         const [rec, located] = await Promise.all([
@@ -90,7 +101,7 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
       }
     })();
     return () => abort.abort();
-  }, [agent, id, hit, key]);
+  }, [agent, id, hit, key, mode]);
 
   const refresh = useCallback(async () => {
     try {
@@ -109,6 +120,7 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
   useEffect(() => {
     let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    if (mode !== 'record') return;
     let closed = false;
     const schedule = (): void => {
       if (timer !== null) return;
@@ -144,7 +156,7 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
       source?.close();
       if (timer !== null) clearTimeout(timer);
     };
-  }, [agent, id, refresh]);
+  }, [agent, id, refresh, mode]);
 
   // Scrolling after a draw: centre the hit, reach the end, or keep the view still when older turns appear above.
   useLayoutEffect(() => {
@@ -156,6 +168,8 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
     else if (want === 'seen') el.querySelector('.last-seen')?.scrollIntoView({ block: 'start' });
     else if (want === 'bottom') el.scrollTop = el.scrollHeight;
     else el.scrollTop += el.scrollHeight - want.keepFrom;
+    // A transcript that fits, or one opened at its end, has been read to the end without a scroll event.
+    if (nearBottom(el)) markSeen(key, { turns: record.turns.length, ended_at: record.ended_at });
   });
 
   const loadOlder = useCallback(() => {
@@ -170,7 +184,6 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
     if (el === null || record === null) return;
     if (el.scrollTop < 200 && from > 0) loadOlder();
     const atEnd = nearBottom(el);
-    follow.current = atEnd;
     if (atEnd) {
       if (hasNew) setHasNew(false);
       markSeen(key, { turns: record.turns.length, ended_at: record.ended_at });
@@ -188,7 +201,8 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
 
   control.current = {
     prompt: (dir) => {
-      if (scroller.current !== null) stepPrompt(scroller.current, dir);
+      const el = pane.current?.querySelector<HTMLElement>('.transcript');
+      if (el !== null && el !== undefined) stepPrompt(el, dir);
     },
     top: () => {
       setFrom(0);
@@ -209,7 +223,7 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
   const subagents = turns.reduce((n, t) => n + (t.tool_calls ?? []).filter((c) => c.subagent !== undefined).length, 0);
 
   return (
-    <section class="transcript-pane" aria-label="Transcript">
+    <section class="transcript-pane" aria-label="Transcript" ref={pane}>
       <header class="header">
         <nav aria-label="Breadcrumb">
           <ol class="crumbs">
@@ -240,12 +254,32 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
               .map(visibleText)
               .join(' · ')}
           </div>
+        ) : summary !== null ? (
+          <div class="facts">
+            {[
+              summary.branch,
+              `${localDateTime(summary.started_at)} → ${localDateTime(summary.ended_at).slice(11)}`,
+              duration(summary.started_at, summary.ended_at),
+              `${summary.turns} turns`,
+              `${compactCount(totalTokens(summary.totals))} tokens`,
+              summary.subagents > 0 ? `${summary.subagents} subagents` : null,
+              summary.root === 'kept' ? 'kept copy' : null,
+            ]
+              .filter((f): f is string => f !== null && f !== '')
+              .map(visibleText)
+              .join(' · ')}
+          </div>
         ) : null}
         <div class="actions">
           <RenameControl agent={agent} id={id} current={summary?.name ?? null} onRenamed={onRenamed} />
           <a class="button" href={`${sessionPath(agent, id)}/report.zip`} download={`${agent}-${id}.zip`}>
             Download report (.zip)
           </a>
+          {mode === 'entries' ? (
+            <button type="button" class="button" onClick={() => setMode('record')}>
+              Draw the full transcript ({summary?.turns ?? '?'} turns)
+            </button>
+          ) : null}
           <span class="prompt-nav">
             <button type="button" class="icon-button" aria-label="Previous prompt (k)" onClick={() => control.current?.prompt(-1)}>
               ↑ k
@@ -256,39 +290,50 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
           </span>
         </div>
       </header>
-      <div class="transcript" ref={scroller} onScroll={onScroll} tabIndex={-1}>
-        {notice !== null ? (
-          <p class="notice" role="status">
-            {notice}
-          </p>
-        ) : null}
-        {error !== null ? (
-          <p class="notice" role="alert">
-            {error}
-          </p>
-        ) : null}
-        {record === null && error === null ? <div class="skeleton" aria-hidden="true" /> : null}
-        {from > 0 ? (
-          <button type="button" class="button load-older" onClick={loadOlder}>
-            Show {Math.min(from, turnWindow)} older turns ({from} not drawn)
-          </button>
-        ) : null}
-        {turns.slice(from).map((turn, k) => {
-          const i = from + k;
-          const mine = focus !== null && focus[0] === i;
-          return (
-            <div key={i}>
-              {lastSeen === i ? <div class="last-seen">last seen</div> : null}
-              <TurnView turn={turn} depth={0} index={i} current={mine && focus.length === 1} focus={mine ? focus.slice(1) : null} />
-            </div>
-          );
-        })}
-        {hasNew ? (
-          <button type="button" class="button jump-latest" onClick={latest}>
-            Jump to latest ↓
-          </button>
-        ) : null}
-      </div>
+      {mode === 'entries' ? (
+        <div class="entries-wrap">
+          {notice !== null ? (
+            <p class="notice" role="status">
+              {notice}
+            </p>
+          ) : null}
+          <EntryPager agent={agent} id={id} hit={hit} onLocate={onLocate} />
+        </div>
+      ) : (
+        <div class="transcript" ref={scroller} onScroll={onScroll} tabIndex={-1}>
+          {notice !== null ? (
+            <p class="notice" role="status">
+              {notice}
+            </p>
+          ) : null}
+          {error !== null ? (
+            <p class="notice" role="alert">
+              {error}
+            </p>
+          ) : null}
+          {record === null && error === null ? <div class="skeleton" aria-hidden="true" /> : null}
+          {from > 0 ? (
+            <button type="button" class="button load-older" onClick={loadOlder}>
+              Show {Math.min(from, turnWindow)} older turns ({from} not drawn)
+            </button>
+          ) : null}
+          {turns.slice(from).map((turn, k) => {
+            const i = from + k;
+            const mine = focus !== null && focus[0] === i;
+            return (
+              <div key={i}>
+                {lastSeen === i ? <div class="last-seen">last seen</div> : null}
+                <TurnView turn={turn} depth={0} index={i} current={mine && focus.length === 1} focus={mine ? focus.slice(1) : null} />
+              </div>
+            );
+          })}
+          {hasNew ? (
+            <button type="button" class="button jump-latest" onClick={latest}>
+              Jump to latest ↓
+            </button>
+          ) : null}
+        </div>
+      )}
     </section>
   );
 }

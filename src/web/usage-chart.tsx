@@ -24,7 +24,8 @@ export function usageSeries(body: UsageBody): { days: string[]; agents: string[]
   return { days, agents, data };
 }
 
-export function UsageChart() {
+/** `theme` only re-draws the chart in the new colours (uPlot paints on a canvas, not with CSS). */
+export function UsageChart({ theme }: { theme: string }) {
   const box = useRef<HTMLDivElement>(null);
   const [body, setBody] = useState<UsageBody | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -70,7 +71,7 @@ export function UsageChart() {
       el,
     );
     return () => plot.destroy();
-  }, [body]);
+  }, [body, theme]);
   const total = body?.rows.reduce((n, r) => n + r.total_tokens, 0) ?? 0;
   return (
     <section class="usage" aria-label="Usage, last 30 days">

@@ -14,6 +14,8 @@ export interface SessionsState {
 }
 
 const firstPage = 100;
+/** How often the newest page is read again for new sessions, live dots and grown counts. */
+const refreshMs = 10_000;
 const laterPage = 500;
 const maxBackoffMs = 30_000;
 
@@ -33,7 +35,7 @@ export function useSessions(): [SessionsState, () => void, (update: (s: SessionS
           cursor = body.cursor;
           backoff = 1000;
           setState({ sessions: [...all], loading: false, more: cursor !== null, error: null });
-          if (cursor === null) return;
+          if (cursor === null) break;
         } catch (e) {
           if (abort.signal.aborted) return;
           const message = e instanceof ApiError ? e.message : String(e);
@@ -43,6 +45,18 @@ export function useSessions(): [SessionsState, () => void, (update: (s: SessionS
           if (abort.signal.aborted) return;
         }
       }
+      // Then keep the newest page fresh: rows update in place (nothing moves under the pointer), new sessions come on top.
+      while (!abort.signal.aborted) {
+        await new Promise((r) => setTimeout(r, refreshMs));
+        if (abort.signal.aborted) return;
+        try {
+          const body = await listSessions({ cursor: null, limit: firstPage }, abort.signal);
+          setState((s) => ({ ...s, error: null, sessions: mergeNewest(s.sessions, body.sessions) }));
+        } catch (e) {
+          if (abort.signal.aborted) return;
+          setState((s) => ({ ...s, error: e instanceof ApiError ? e.message : String(e) }));
+        }
+      }
     };
     void run();
     return () => abort.abort();
@@ -50,4 +64,14 @@ export function useSessions(): [SessionsState, () => void, (update: (s: SessionS
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   const update = useCallback((f: (s: SessionSummary[]) => SessionSummary[]) => setState((s) => ({ ...s, sessions: f(s.sessions) })), []);
   return [state, reload, update];
+}
+
+const keyOf = (s: SessionSummary): string => `${s.agent}:${s.session_id}`;
+
+/** `current` with the rows of `newest` replaced in place and unknown ones put first. */
+export function mergeNewest(current: readonly SessionSummary[], newest: readonly SessionSummary[]): SessionSummary[] {
+  const fresh = new Map(newest.map((s) => [keyOf(s), s]));
+  const known = new Set(current.map(keyOf));
+  const added = newest.filter((s) => !known.has(keyOf(s)));
+  return [...added, ...current.map((s) => fresh.get(keyOf(s)) ?? s)];
 }

@@ -1,5 +1,6 @@
 // The dashboard in real Chromium against the real `agentlog serve`, driven by role and name as a
 // screen reader would (issue 12 "Accessibility is the test contract").
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,10 +9,11 @@ import { type Harness, outputDir, startHarness } from './serve-harness.js';
 
 let h: Harness;
 let livePath = '';
+let changingPath = '';
 
 beforeAll(async () => {
   h = await startHarness(async (home) => {
-    livePath = (await writeHome(join(home, '.claude'), Date.now())).live;
+    ({ live: livePath, changing: changingPath } = await writeHome(join(home, '.claude'), Date.now()));
   });
 }, 60_000);
 
@@ -42,7 +44,7 @@ describe('the dashboard', () => {
   it('lists the sessions and draws a transcript with a subagent card that expands on "Show steps"', async () => {
     const page = await openDashboard();
     const rows = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
-    expect(await rows.count()).toBe(3);
+    expect(await rows.count()).toBe(5);
     await openSession(page, 'Rename the walrus endpoint to /v2/lanterns');
     const transcript = page.getByRole('region', { name: 'Transcript' });
     await transcript.getByText('Committed as').waitFor();
@@ -114,6 +116,79 @@ describe('the dashboard', () => {
     await appendLive(livePath, 'freshly-appended-line');
     await transcript.getByText('freshly-appended-line').waitFor({ timeout: 2000 });
     expect(Date.now() - started).toBeLessThan(2000);
+    await page.close();
+  });
+
+  it('a hit whose message left the log opens the transcript unanchored with a one-line notice', async () => {
+    const page = await openDashboard();
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('obsidian');
+    const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'obsidian' }).first();
+    await mark.waitFor({ timeout: 2000 });
+    // The message's line is gone from the log (rewritten by hand, or a rewind that dropped it).
+    const kept = (await readFile(changingPath, 'utf8')).split('\n').filter((l) => !l.includes('obsidian'));
+    await writeFile(changingPath, kept.join('\n'));
+    await mark.click();
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    const notice = transcript.getByRole('status');
+    await notice.waitFor({ timeout: 5000 });
+    expect(await notice.textContent()).toMatch(/stale|unavailable/);
+    expect(await transcript.locator('[aria-current="true"]').count()).toBe(0);
+    await transcript.getByText('Polish the importer').first().waitFor();
+    await page.close();
+  });
+
+  it('coming back to a session shows a "last seen" line above what arrived since', async () => {
+    const first = await openDashboard();
+    await openSession(first, 'Watch this live session');
+    await first.getByRole('region', { name: 'Transcript' }).getByText('Working on it.').waitFor();
+    await first.close();
+    await appendLive(livePath, 'written-while-away');
+    const page = await openDashboard();
+    await openSession(page, 'Watch this live session');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('written-while-away').waitFor({ timeout: 5000 });
+    const after = await page.evaluate(() => document.querySelector('.last-seen')?.nextElementSibling?.textContent ?? null);
+    expect(after).toContain('written-while-away');
+    await page.close();
+  });
+
+  it('a long transcript opens on its last entries and pages upward with the API', async () => {
+    const page = await openDashboard();
+    await openSession(page, 'A very long session');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('question 400').waitFor({ timeout: 5000 });
+    const entries = transcript.locator('article');
+    expect(await entries.count()).toBe(80);
+    await transcript.getByRole('button', { name: /Show older entries/ }).click();
+    await transcript.getByText('question 360').waitFor({ timeout: 5000 });
+    // Whole pages only (scrolling near the top may already have asked for the next one).
+    const after = await entries.count();
+    expect(after).toBeGreaterThanOrEqual(160);
+    expect(after % 80).toBe(0);
+    await transcript.getByRole('button', { name: /Draw the full transcript/ }).click();
+    await transcript.getByText('answer 400').waitFor({ timeout: 10_000 });
+    await page.close();
+  });
+
+  it('/, ? and Esc work from anywhere; a session renames inline; the report link points at the zip', async () => {
+    const page = await openDashboard();
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search sessions and messages');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    await openSession(page, 'Polish the importer');
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    const zip = await transcript.getByRole('link', { name: /report/ }).getAttribute('href');
+    expect(zip).toBe('/api/session/claude_code/44444444-5555-4666-8777-888888888888/report.zip');
+    await transcript.getByRole('button', { name: 'Rename' }).click();
+    await transcript.getByRole('textbox', { name: 'Session name' }).fill('Importer polish');
+    await page.keyboard.press('Enter');
+    await transcript.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Importer polish').waitFor({ timeout: 5000 });
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: 'Importer polish' }).waitFor();
     await page.close();
   });
 

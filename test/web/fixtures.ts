@@ -9,6 +9,8 @@ export const ids = {
   walrus: '11111111-2222-4333-8444-555555555555',
   hostile: '22222222-3333-4444-8555-666666666666',
   live: '33333333-4444-4555-8666-777777777777',
+  changing: '44444444-5555-4666-8777-888888888888',
+  long: '55555555-6666-4777-8888-999999999999',
 } as const;
 
 export class ClaudeSession {
@@ -77,7 +79,7 @@ async function write(path: string, body: string): Promise<void> {
 }
 
 /** The three sessions the tests use: a readable one with a subagent, a hostile one, a live one. */
-export async function writeHome(claudeHome: string, nowMs: number): Promise<{ live: string }> {
+export async function writeHome(claudeHome: string, nowMs: number): Promise<{ live: string; changing: string }> {
   const walrus = new ClaudeSession(ids.walrus, '/work/api-server', nowMs - 50 * 60_000);
   walrus.user('Rename the walrus endpoint to /v2/lanterns');
   walrus.text("I'll start by finding every caller of the **walrus** endpoint.\n\n- `src/api/routes.ts`\n- `src/cli/main.ts`");
@@ -144,7 +146,19 @@ export async function writeHome(claudeHome: string, nowMs: number): Promise<{ li
   live.text('Working on it.');
   const livePath = mainPath(claudeHome, live);
   await write(livePath, live.jsonl());
-  return { live: livePath };
+  const changing = new ClaudeSession(ids.changing, '/work/importer', nowMs - 30 * 60_000);
+  changing.user('Polish the importer');
+  changing.text('The obsidian importer is polished.');
+  const changingPath = mainPath(claudeHome, changing);
+  await write(changingPath, changing.jsonl());
+  const long = new ClaudeSession(ids.long, '/work/long-repo', nowMs - 24 * 60 * 60_000);
+  long.user('A very long session');
+  for (let i = 1; i <= 400; i++) {
+    long.text(`answer ${i}`);
+    long.user(`question ${i}`);
+  }
+  await write(mainPath(claudeHome, long), long.jsonl());
+  return { live: livePath, changing: changingPath };
 }
 
 /** Appends one assistant line to the live session, as the agent would while running. */

@@ -2,7 +2,6 @@
 // logs in through the printed link; records every request the page makes and every dialog it opens.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
@@ -40,26 +39,13 @@ function waitForUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
   });
 }
 
-/** A port free right now on 127.0.0.1 (the server binds it a moment later). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** `prepare` fills `<home>/.claude` before the server starts. */
 export async function startHarness(prepare: (home: string) => Promise<void>): Promise<Harness> {
   const home = await mkdtemp(join(tmpdir(), 'agentlog-web-'));
   await mkdir(join(home, '.claude'), { recursive: true });
   await prepare(home);
   await mkdir(outputDir, { recursive: true });
-  const port = await freePort();
-  const child = spawn(process.execPath, [cliPath, 'serve', '--port', String(port), '--interval', '2'], {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', '--interval', '2'], {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,

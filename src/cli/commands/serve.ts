@@ -42,7 +42,11 @@ export const serveCommand: Command = {
     { name: 'host', value: 'address', help: 'the address to bind (default 127.0.0.1; anything else exposes your sessions)' },
     { name: 'open', help: 'open the dashboard in the browser' },
     { name: 'no-sweep', help: 'do not keep or index (serve what is there)' },
-    { name: 'interval', value: 'S', help: 'seconds between sweeps when no file change wakes one (default 30)' },
+    {
+      name: 'interval',
+      value: 'S',
+      help: 'seconds between sweeps where file watching fails (default 30; with watching, a safety sweep every 10 intervals)',
+    },
     ...commonFlags,
   ],
   async run(args, ctx) {
