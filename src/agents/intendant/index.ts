@@ -5,6 +5,7 @@ import type { AgentReader, ParsedSession } from '../types.js';
 import { claimPath, discoverHome, linksOf, sessionTree } from './discover.js';
 import { parseIntendantSession } from './parse-session.js';
 import { intendantSearchMessages } from './search-messages.js';
+import { intendantEntryView } from './entry-view.js';
 
 export { readIntendantName } from './meta.js';
 export { parseIntendantSession, type IntendantParse } from './parse-session.js';
@@ -24,4 +25,5 @@ export const intendantReader: AgentReader = {
   },
   tree: sessionTree,
   messages: intendantSearchMessages,
+  entryView: intendantEntryView,
 };
