@@ -63,6 +63,8 @@ export interface ParsedSession {
   badLines: { path: string; count: number }[];
   /** Files of this session that could not be read or broke a bound. */
   problems: FileProblem[];
+  /** Lines over the reader's bound that were read clipped (kept, not bad), per file with any. */
+  clippedLines?: { path: string; count: number }[];
 }
 
 /** One file of a session's custody tree, named relative to the agent home so a kept copy mirrors it. */

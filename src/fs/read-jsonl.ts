@@ -9,6 +9,8 @@ export interface JsonlResult {
   tornTail: boolean;
   lines: number;
   oversizedLines: number;
+  /** Lines over the bound read clipped (`clipLongLines`): kept, not bad. */
+  clippedLines: number;
   size: number;
   completeEnd: number;
 }
@@ -43,6 +45,7 @@ export function forEachJsonObjectSync(path: string, onObject: ObjectHandler, opt
     tornTail,
     lines: r.lines,
     oversizedLines: r.oversizedLines,
+    clippedLines: r.clippedLines,
     size: r.size,
     completeEnd: r.completeEnd,
   };

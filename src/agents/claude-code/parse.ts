@@ -12,8 +12,14 @@ import { forEachSummaryObject } from './summary-read.js';
 import { assembleSubagents, type FileSubagent, type SubagentMeta } from './subagents.js';
 import { Transcript } from './transcript.js';
 
-/** Longer lines are counted as bad, not decoded: a binary file with no newline must not be read whole. */
+/** Longer lines are not decoded whole: a binary file with no newline must not be read whole. */
 export const maxLineBytes = 32 * 1024 * 1024;
+/**
+ * A longer line is read clipped instead (a 200 MB pasted log is still one valid message): each string
+ * keeps its first 512 KiB, above the record's 256 KiB message clip, so the record clips it as usual;
+ * only a line whose clipped copy passes 16 MiB (all structure, or not JSON at all) is counted bad.
+ */
+export const clipLongLines = { keepStringBytes: 512 * 1024, maxOutputBytes: 16 * 1024 * 1024 } as const;
 /** A `.meta.json` is a few fields; anything larger is not one. */
 const maxMetaBytes = 1024 * 1024;
 
@@ -60,10 +66,11 @@ function feed(state: SessionState, t: Transcript, o: JsonObject): void {
   t.feed(o, type);
 }
 
-/** Streams a transcript's objects and returns its bad-line count; summary detail reads the bytes itself. */
-async function readObjects(path: string, onObject: (o: JsonObject) => void, summary: boolean): Promise<number> {
-  if (summary) return forEachSummaryObject(path, onObject, maxLineBytes);
-  return (await forEachJsonObject(path, onObject, { maxLineBytes })).badLines;
+/** Streams a transcript's objects; summary detail reads the bytes itself. */
+async function readObjects(path: string, onObject: (o: JsonObject) => void, summary: boolean): Promise<{ bad: number; clipped: number }> {
+  if (summary) return forEachSummaryObject(path, onObject, maxLineBytes, clipLongLines);
+  const r = await forEachJsonObject(path, onObject, { maxLineBytes, clipLongLines });
+  return { bad: r.badLines, clipped: r.clippedLines };
 }
 
 async function readMeta(path: string): Promise<{ meta?: SubagentMeta; problem?: FileProblem; bad?: boolean }> {
@@ -108,7 +115,8 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   if (mainFile === undefined) return { record: null, cwds: [], badLines, problems };
 
   const summary = ctx.detail === 'summary';
-  const mainBad = await readObjects(
+  const clippedLines: { path: string; count: number }[] = [];
+  const mainRead = await readObjects(
     mainFile.path,
     (o) => {
       const t = o.isSidechain === true && sidechainTypes.has(o.type) ? sidechains.groupFor(o) : main;
@@ -116,7 +124,8 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     },
     summary,
   );
-  if (mainBad > 0) badLines.push({ path: mainFile.path, count: mainBad });
+  if (mainRead.bad > 0) badLines.push({ path: mainFile.path, count: mainRead.bad });
+  if (mainRead.clipped > 0) clippedLines.push({ path: mainFile.path, count: mainRead.clipped });
 
   const metas = new Map<string, SubagentMeta>();
   for (const f of extra) {
@@ -133,8 +142,9 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     const id = agentIdOfFile(f.path) ?? f.path;
     const t = new Transcript(state, id);
     try {
-      const bad = await readObjects(f.path, (o) => feed(state, t, o), summary);
-      if (bad > 0) badLines.push({ path: f.path, count: bad });
+      const read = await readObjects(f.path, (o) => feed(state, t, o), summary);
+      if (read.bad > 0) badLines.push({ path: f.path, count: read.bad });
+      if (read.clipped > 0) clippedLines.push({ path: f.path, count: read.clipped });
     } catch (error) {
       problems.push({ path: f.path, kind: 'unreadable', reason: errorMessage(error) });
       continue;
@@ -147,7 +157,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   for (const f of files) f.transcript.finish();
   const { subagents } = assembleSubagents(state, main, sidechains.groups, files);
 
-  if (!state.sawSession) return { record: null, cwds: state.cwds, badLines, problems };
+  if (!state.sawSession) return { record: null, cwds: state.cwds, badLines, problems, clippedLines };
   const record = newRecord('claude_code', session.sessionId);
   record.repo = state.cwds[0] ?? '';
   record.branch = state.branch;
@@ -160,5 +170,5 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     noteTime(record, s.started_at ?? undefined);
     noteTime(record, s.ended_at ?? undefined);
   }
-  return { record, cwds: state.cwds, badLines, problems };
+  return { record, cwds: state.cwds, badLines, problems, clippedLines };
 }
