@@ -65,6 +65,23 @@ export interface ParsedSession {
   problems: FileProblem[];
   /** Lines over the reader's bound that were read clipped (kept, not bad), per file with any. */
   clippedLines?: { path: string; count: number }[];
+  /** Every non-blank line of each file, counted once by what it was (readers that count lines). */
+  lineTally?: LineTally[];
+}
+
+/**
+ * What each line of a file was: a record read into the session, a known line that is machinery, an
+ * object of an unknown type (kept raw by custody, read by nothing), valid JSON that is not a record
+ * (`42`, `[1]`), or not JSON at all. `badLines` counts the last two.
+ */
+export interface LineTally {
+  path: string;
+  parsed: number;
+  machinery: number;
+  unknown: number;
+  notRecord: number;
+  unparseable: number;
+  clipped: number;
 }
 
 /** One file of a session's custody tree, named relative to the agent home so a kept copy mirrors it. */

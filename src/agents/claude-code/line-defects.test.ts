@@ -65,4 +65,25 @@ describe('claude code reading defects', () => {
     expect(extract?.badLines).toBe(0);
     expect(extract?.records.map((r) => r.role)).toEqual(['user', 'user', 'assistant']);
   });
+
+  it('counts every line once: a record, known machinery, an unknown type, not a record, or unparseable', async () => {
+    const home = join(await tempDir(), '.claude');
+    const path = await writeMain(home, [
+      user('Fix the parser', 1),
+      { type: 'file-history-snapshot', messageId: 'x', snapshot: {} },
+      { type: 'brand-new-kind', payload: 1 },
+      42,
+      '"text"',
+      '[1]',
+      '{"type": "user", broken',
+      assistant('m1', [{ type: 'text', text: 'Done.' }], 2),
+    ]);
+    const { parsed, record, session } = await parsePath(path);
+    expect(record.turns.map((t) => t.text)).toEqual(['Fix the parser', 'Done.']);
+    expect(parsed.lineTally).toEqual([{ path, parsed: 2, machinery: 1, unknown: 1, notRecord: 3, unparseable: 1, clipped: 0 }]);
+    // Lines not read at all: the unparseable one and the three that are not records.
+    expect(parsed.badLines).toEqual([{ path, count: 4 }]);
+    const summary = await claudeCodeReader.parse(session, { detail: 'summary' });
+    expect(summary.lineTally).toEqual(parsed.lineTally);
+  });
 });

@@ -5,7 +5,7 @@ import { readRegularFile } from '../../fs/read-open.js';
 import { errorMessage, statFile } from '../../fs/stat.js';
 import { isObject, text, type JsonObject } from '../../json/narrow.js';
 import { newRecord, noteTime } from '../../record/draft.js';
-import type { DiscoveredSession, FileProblem, ParseContext, ParsedSession } from '../types.js';
+import type { DiscoveredSession, FileProblem, LineTally, ParseContext, ParsedSession } from '../types.js';
 import { agentIdOfFile, jsonlExt, metaExt } from './layout.js';
 import { SessionState } from './session-state.js';
 import { forEachSummaryObject } from './summary-read.js';
@@ -22,6 +22,25 @@ export const maxLineBytes = 32 * 1024 * 1024;
 export const clipLongLines = { keepStringBytes: 512 * 1024, maxOutputBytes: 16 * 1024 * 1024 } as const;
 /** A `.meta.json` is a few fields; anything larger is not one. */
 const maxMetaBytes = 1024 * 1024;
+
+/** Line types read into the record. */
+const recordTypes: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'summary', 'attachment', 'queue-operation']);
+/** Line types Claude Code writes for itself (file snapshots, titles, modes, links): known, and not read. */
+const machineryTypes: ReadonlySet<unknown> = new Set([
+  'file-history-snapshot',
+  'progress',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'last-prompt',
+  'tag',
+  'worktree-state',
+  'permission-mode',
+  'mode',
+  'pr-link',
+  'frame-link',
+  'relocated',
+]);
 
 /** Line types that may sit on a sidechain (`isSidechain: true`) inside the main file. */
 const sidechainTypes: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'attachment']);
@@ -66,11 +85,33 @@ function feed(state: SessionState, t: Transcript, o: JsonObject): void {
   t.feed(o, type);
 }
 
-/** Streams a transcript's objects; summary detail reads the bytes itself. */
-async function readObjects(path: string, onObject: (o: JsonObject) => void, summary: boolean): Promise<{ bad: number; clipped: number }> {
-  if (summary) return forEachSummaryObject(path, onObject, maxLineBytes, clipLongLines);
-  const r = await forEachJsonObject(path, onObject, { maxLineBytes, clipLongLines });
-  return { bad: r.badLines, clipped: r.clippedLines };
+/**
+ * Streams a transcript's objects (summary detail reads the bytes itself) and counts every line by
+ * what it was: a record, known machinery, an unknown type, not a record, or unparseable.
+ */
+async function readObjects(
+  path: string,
+  onObject: (o: JsonObject) => void,
+  summary: boolean,
+): Promise<{ bad: number; clipped: number; tally: LineTally }> {
+  const tally: LineTally = { path, parsed: 0, machinery: 0, unknown: 0, notRecord: 0, unparseable: 0, clipped: 0 };
+  const counted = (o: JsonObject): void => {
+    if (recordTypes.has(o.type)) tally.parsed++;
+    else if (machineryTypes.has(o.type)) tally.machinery++;
+    else tally.unknown++;
+    onObject(o);
+  };
+  const r = summary
+    ? forEachSummaryObject(path, counted, maxLineBytes, clipLongLines)
+    : await forEachJsonObject(path, counted, { maxLineBytes, clipLongLines }).then((j) => ({
+        bad: j.badLines,
+        notObjects: j.notObjectLines,
+        clipped: j.clippedLines,
+      }));
+  tally.notRecord = r.notObjects;
+  tally.unparseable = r.bad - r.notObjects;
+  tally.clipped = r.clipped;
+  return { bad: r.bad, clipped: r.clipped, tally };
 }
 
 async function readMeta(path: string): Promise<{ meta?: SubagentMeta; problem?: FileProblem; bad?: boolean }> {
@@ -116,6 +157,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
 
   const summary = ctx.detail === 'summary';
   const clippedLines: { path: string; count: number }[] = [];
+  const lineTally: LineTally[] = [];
   const mainRead = await readObjects(
     mainFile.path,
     (o) => {
@@ -126,6 +168,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   );
   if (mainRead.bad > 0) badLines.push({ path: mainFile.path, count: mainRead.bad });
   if (mainRead.clipped > 0) clippedLines.push({ path: mainFile.path, count: mainRead.clipped });
+  lineTally.push(mainRead.tally);
 
   const metas = new Map<string, SubagentMeta>();
   for (const f of extra) {
@@ -145,6 +188,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
       const read = await readObjects(f.path, (o) => feed(state, t, o), summary);
       if (read.bad > 0) badLines.push({ path: f.path, count: read.bad });
       if (read.clipped > 0) clippedLines.push({ path: f.path, count: read.clipped });
+      lineTally.push(read.tally);
     } catch (error) {
       problems.push({ path: f.path, kind: 'unreadable', reason: errorMessage(error) });
       continue;
@@ -157,7 +201,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   for (const f of files) f.transcript.finish();
   const { subagents } = assembleSubagents(state, main, sidechains.groups, files);
 
-  if (!state.sawSession) return { record: null, cwds: state.cwds, badLines, problems, clippedLines };
+  if (!state.sawSession) return { record: null, cwds: state.cwds, badLines, problems, clippedLines, lineTally };
   const record = newRecord('claude_code', session.sessionId);
   record.repo = state.cwds[0] ?? '';
   record.branch = state.branch;
@@ -170,5 +214,5 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     noteTime(record, s.started_at ?? undefined);
     noteTime(record, s.ended_at ?? undefined);
   }
-  return { record, cwds: state.cwds, badLines, problems, clippedLines };
+  return { record, cwds: state.cwds, badLines, problems, clippedLines, lineTally };
 }

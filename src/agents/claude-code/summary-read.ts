@@ -1,5 +1,6 @@
 // Streams a transcript's objects for summary detail straight from the file's bytes, so that long
 // tool-result bodies are cut before they are decoded (`cutLine`); other lines are read as usual.
+import { isJson } from '../../fs/read-jsonl.js';
 import { forEachRawLine, type ReadLinesOptions } from '../../fs/read-lines.js';
 import { parseObjectLine, type JsonObject } from '../../json/narrow.js';
 import { cutLine, minCutLineBytes } from './summary-line.js';
@@ -16,8 +17,9 @@ export function forEachSummaryObject(
   onObject: (o: JsonObject) => void,
   maxLineBytes: number,
   clipLongLines?: ReadLinesOptions['clipLongLines'],
-): { bad: number; clipped: number } {
+): { bad: number; notObjects: number; clipped: number } {
   let bad = 0;
+  let notObjects = 0;
   const line = (b: Buffer, start: number, end: number, complete: boolean): void => {
     if (end > start && b[end - 1] === 13) end--;
     if (end === start) return;
@@ -32,11 +34,14 @@ export function forEachSummaryObject(
     const text = b.toString('utf8', start, end);
     const value = parseObjectLine(text);
     if (value !== undefined) onObject(value);
-    else if (complete && text.trim() !== '') bad++;
+    else if (complete && text.trim() !== '') {
+      bad++;
+      if (isJson(text)) notObjects++;
+    }
   };
 
   const opts: ReadLinesOptions = { maxLineBytes, chunkBytes };
   if (clipLongLines !== undefined) opts.clipLongLines = clipLongLines;
   const r = forEachRawLine(path, (buf, start, end, info) => line(buf, start, end, info.complete), opts);
-  return { bad: bad + r.oversizedLines, clipped: r.clippedLines };
+  return { bad: bad + r.oversizedLines, notObjects, clipped: r.clippedLines };
 }
