@@ -2,6 +2,7 @@
 // parse one session into the record, and declare the session's custody tree.
 import type { AgentId, Detail, SessionRecord } from '../record/types.js';
 import type { MessageExtract, MessageResume } from '../record/message-index.js';
+import type { JsonObject } from '../json/narrow.js';
 
 /** How the CLI edge hands the environment down: agents never read `process.env` themselves. */
 export interface HomeLookup {
@@ -62,6 +63,25 @@ export interface ParsedSession {
   badLines: { path: string; count: number }[];
   /** Files of this session that could not be read or broke a bound. */
   problems: FileProblem[];
+  /** Lines over the reader's bound that were read clipped (kept, not bad), per file with any. */
+  clippedLines?: { path: string; count: number }[];
+  /** Every non-blank line of each file, counted once by what it was (readers that count lines). */
+  lineTally?: LineTally[];
+}
+
+/**
+ * What each line of a file was: a record read into the session, a known line that is machinery, an
+ * object of an unknown type (kept raw by custody, read by nothing), valid JSON that is not a record
+ * (`42`, `[1]`), or not JSON at all. `badLines` counts the last two.
+ */
+export interface LineTally {
+  path: string;
+  parsed: number;
+  machinery: number;
+  unknown: number;
+  notRecord: number;
+  unparseable: number;
+  clipped: number;
 }
 
 /** One file of a session's custody tree, named relative to the agent home so a kept copy mirrors it. */
@@ -119,6 +139,21 @@ export interface AgentReader {
   cwd?(session: DiscoveredSession): Promise<string | null>;
   /** Set when the agent keeps session names itself; every other agent's names live in the overlay. */
   names?: OwnSessionNames;
+  /**
+   * What `tail` shows for one line of the session's JSONL transcript, read as `show` reads it: its
+   * time (ISO-8601), who speaks, and its text. Optional: without it, custody's generic reading of
+   * common field names is used.
+   */
+  entryView?(line: JsonObject): EntryView;
+}
+
+/** One transcript line as `tail` shows it. */
+export interface EntryView {
+  /** ISO-8601, or null when the line carries no time. */
+  timestamp: string | null;
+  role: string | null;
+  /** The line's readable text (a prompt, a reply, a command and its tool), not yet cut to one line. */
+  text: string;
 }
 
 /** A reader with the homes it looks in (the CLI edge resolves them from the environment). */

@@ -5,10 +5,14 @@ import { forEachLineSync, type LineInfo, type ReadLinesOptions } from './read-li
 export interface JsonlResult {
   /** Non-empty lines that were not a JSON object (a torn final line is not counted here). */
   badLines: number;
+  /** Of `badLines`, those that are valid JSON but not an object (`42`, `"text"`, `[1]`): not a record. */
+  notObjectLines: number;
   /** The final line had no newline and did not parse: a writer may still be appending it. */
   tornTail: boolean;
   lines: number;
   oversizedLines: number;
+  /** Lines over the bound read clipped (`clipLongLines`): kept, not bad. */
+  clippedLines: number;
   size: number;
   completeEnd: number;
 }
@@ -23,6 +27,7 @@ export async function forEachJsonObject(path: string, onObject: ObjectHandler, o
 /** The synchronous form of `forEachJsonObject`. */
 export function forEachJsonObjectSync(path: string, onObject: ObjectHandler, opts: ReadLinesOptions = {}): JsonlResult {
   let badLines = 0;
+  let notObjectLines = 0;
   let tornTail = false;
   const r = forEachLineSync(
     path,
@@ -31,7 +36,10 @@ export function forEachJsonObjectSync(path: string, onObject: ObjectHandler, opt
       const value = parseObjectLine(line);
       if (value === undefined) {
         if (!info.complete) tornTail = true;
-        else if (line.trim() !== '') badLines++;
+        else if (line.trim() !== '') {
+          badLines++;
+          if (isJson(line)) notObjectLines++;
+        }
         return true;
       }
       return onObject(value, info);
@@ -40,10 +48,22 @@ export function forEachJsonObjectSync(path: string, onObject: ObjectHandler, opt
   );
   return {
     badLines: badLines + r.oversizedLines,
+    notObjectLines,
     tornTail,
     lines: r.lines,
     oversizedLines: r.oversizedLines,
+    clippedLines: r.clippedLines,
     size: r.size,
     completeEnd: r.completeEnd,
   };
+}
+
+/** Whether a line that is not a JSON object is JSON at all (then it is "not a record", not "unparseable"). */
+export function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
 }

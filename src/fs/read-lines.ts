@@ -1,6 +1,7 @@
 // Streaming line reader: reads a file in large chunks and hands each line to a callback with its
 // byte offset, never holding more than one chunk plus one line in memory.
 import { closeSync, readSync } from 'node:fs';
+import { JsonLineClipper } from './read-clipped-line.js';
 import { openRegular, openRegularSync } from './read-open.js';
 
 export interface LineInfo {
@@ -12,6 +13,8 @@ export interface LineInfo {
   complete: boolean;
   /** 1-based line number counted from `start` (oversized lines count though they are skipped). */
   line: number;
+  /** The line was over the bound and reaches the handler clipped (`clipLongLines`): strings cut short. */
+  clipped?: true;
 }
 
 /** Return `false` to stop reading early. */
@@ -23,6 +26,12 @@ export interface ReadLinesOptions {
   /** Lines longer than this many bytes are skipped and counted, not decoded. Default unlimited. */
   maxLineBytes?: number;
   chunkBytes?: number;
+  /**
+   * With this, a line over `maxLineBytes` is not skipped but streamed through a JSON string clipper
+   * (`JsonLineClipper`) and handed on clipped, flagged `clipped`; only a line whose clipped copy still
+   * passes `maxOutputBytes` is counted oversized. Memory stays bounded by `maxOutputBytes`.
+   */
+  clipLongLines?: { keepStringBytes: number; maxOutputBytes: number };
 }
 
 export interface ReadLinesResult {
@@ -32,6 +41,8 @@ export interface ReadLinesResult {
   completeEnd: number;
   lines: number;
   oversizedLines: number;
+  /** Lines over the bound handed on clipped (`clipLongLines`). */
+  clippedLines: number;
   stoppedEarly: boolean;
 }
 
@@ -68,11 +79,36 @@ export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLi
     let pendingBytes = 0;
     let pendingOffset = position;
     let oversized = false;
-    const result: ReadLinesResult = { size, completeEnd: position, lines: 0, oversizedLines: 0, stoppedEarly: false };
-    const emit = (buf: Buffer, from: number, to: number, offset: number, end: number, complete: boolean): boolean => {
+    let clipper: JsonLineClipper | undefined;
+    const clip = opts.clipLongLines;
+    const result: ReadLinesResult = { size, completeEnd: position, lines: 0, oversizedLines: 0, clippedLines: 0, stoppedEarly: false };
+    const emit = (buf: Buffer, from: number, to: number, offset: number, end: number, complete: boolean, clipped = false): boolean => {
       result.lines++;
       if (complete) result.completeEnd = end;
-      return onRaw(buf, from, to, { offset, end, complete, line: result.lines }) !== false;
+      const info: LineInfo = { offset, end, complete, line: result.lines };
+      if (clipped) {
+        info.clipped = true;
+        result.clippedLines++;
+      }
+      return onRaw(buf, from, to, info) !== false;
+    };
+    /** The line just passed the bound: from here on its bytes go through the clipper, if any. */
+    const overflow = (): void => {
+      oversized = true;
+      if (clip === undefined) return;
+      clipper = new JsonLineClipper(clip.keepStringBytes, clip.maxOutputBytes);
+      for (const piece of pending) clipper.feed(piece, 0, piece.length);
+      pending = [];
+    };
+    /** Ends an oversized line: hands on its clipped copy, or counts it. */
+    const endOversized = (offset: number, end: number, complete: boolean): boolean => {
+      const clipped = clipper?.result();
+      clipper = undefined;
+      if (clipped !== undefined) return emit(clipped, 0, clipped.length, offset, end, complete, true);
+      result.oversizedLines++;
+      result.lines++;
+      if (complete) result.completeEnd = end;
+      return true;
     };
 
     while (position < size) {
@@ -84,18 +120,20 @@ export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLi
         if (nl === -1 || nl >= bytesRead) {
           const piece = bytesRead - start;
           if (pendingBytes === 0) pendingOffset = position + start;
-          if (!oversized && pendingBytes + piece > maxLine) oversized = true;
+          if (!oversized && pendingBytes + piece > maxLine) overflow();
           if (!oversized) pending.push(Buffer.from(chunk.subarray(start, bytesRead)));
+          else clipper?.feed(chunk, start, bytesRead);
           pendingBytes += piece;
           break;
         }
         const lineOffset = pendingBytes > 0 ? pendingOffset : position + start;
         const end = position + nl + 1;
         let keepGoing = true;
-        if (oversized || pendingBytes + (nl - start) > maxLine) {
-          result.oversizedLines++;
-          result.lines++;
-          result.completeEnd = end;
+        if (!oversized && pendingBytes + (nl - start) > maxLine) overflow();
+        if (oversized) {
+          // A trailing `\r` is left to the handler's decoding, as for any other line.
+          clipper?.feed(chunk, start, nl);
+          keepGoing = endOversized(lineOffset, end, true);
         } else if (pendingBytes > 0) {
           pending.push(chunk.subarray(start, nl));
           const whole = Buffer.concat(pending);
@@ -116,8 +154,7 @@ export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLi
     }
     if (pendingBytes > 0) {
       if (oversized) {
-        result.oversizedLines++;
-        result.lines++;
+        if (!endOversized(pendingOffset, pendingOffset + pendingBytes, false)) result.stoppedEarly = true;
       } else {
         const whole = Buffer.concat(pending);
         if (!emit(whole, 0, whole.length, pendingOffset, pendingOffset + pendingBytes, false)) result.stoppedEarly = true;

@@ -10,7 +10,7 @@ import { asArray, isObject, obj, parseObjectLine, str, text, type JsonObject } f
 import { capText, type ConsumedFile, type MessageExtract, type MessageRecord, type MessageResume } from '../../record/message-index.js';
 import type { DiscoveredSession, MessageExtractor } from '../types.js';
 import { agentIdOfTranscript, jsonlExt } from './layout.js';
-import { maxLineBytes } from './parse.js';
+import { clipLongLines, maxLineBytes } from './parse.js';
 import { isTimestamp } from './transcript.js';
 import { stripUserText } from './user-text.js';
 
@@ -212,7 +212,7 @@ async function extract(session: DiscoveredSession, from: MessageResume | null): 
           const rec = lineRecord(o, src);
           if (rec !== undefined) out.records.push(rec);
         },
-        { start: offset, maxLineBytes },
+        { start: offset, maxLineBytes, clipLongLines },
       );
       out.bytesRead += Math.max(0, r.size - offset);
       out.badLines += r.oversizedLines;

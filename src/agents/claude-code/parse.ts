@@ -5,17 +5,42 @@ import { readRegularFile } from '../../fs/read-open.js';
 import { errorMessage, statFile } from '../../fs/stat.js';
 import { isObject, text, type JsonObject } from '../../json/narrow.js';
 import { newRecord, noteTime } from '../../record/draft.js';
-import type { DiscoveredSession, FileProblem, ParseContext, ParsedSession } from '../types.js';
+import type { DiscoveredSession, FileProblem, LineTally, ParseContext, ParsedSession } from '../types.js';
 import { agentIdOfFile, jsonlExt, metaExt } from './layout.js';
 import { SessionState } from './session-state.js';
 import { forEachSummaryObject } from './summary-read.js';
 import { assembleSubagents, type FileSubagent, type SubagentMeta } from './subagents.js';
 import { Transcript } from './transcript.js';
 
-/** Longer lines are counted as bad, not decoded: a binary file with no newline must not be read whole. */
+/** Longer lines are not decoded whole: a binary file with no newline must not be read whole. */
 export const maxLineBytes = 32 * 1024 * 1024;
+/**
+ * A longer line is read clipped instead (a 200 MB pasted log is still one valid message): each string
+ * keeps its first 512 KiB, above the record's 256 KiB message clip, so the record clips it as usual;
+ * only a line whose clipped copy passes 16 MiB (all structure, or not JSON at all) is counted bad.
+ */
+export const clipLongLines = { keepStringBytes: 512 * 1024, maxOutputBytes: 16 * 1024 * 1024 } as const;
 /** A `.meta.json` is a few fields; anything larger is not one. */
 const maxMetaBytes = 1024 * 1024;
+
+/** Line types read into the record. */
+const recordTypes: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'summary', 'attachment', 'queue-operation']);
+/** Line types Claude Code writes for itself (file snapshots, titles, modes, links): known, and not read. */
+const machineryTypes: ReadonlySet<unknown> = new Set([
+  'file-history-snapshot',
+  'progress',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'last-prompt',
+  'tag',
+  'worktree-state',
+  'permission-mode',
+  'mode',
+  'pr-link',
+  'frame-link',
+  'relocated',
+]);
 
 /** Line types that may sit on a sidechain (`isSidechain: true`) inside the main file. */
 const sidechainTypes: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'attachment']);
@@ -60,10 +85,33 @@ function feed(state: SessionState, t: Transcript, o: JsonObject): void {
   t.feed(o, type);
 }
 
-/** Streams a transcript's objects and returns its bad-line count; summary detail reads the bytes itself. */
-async function readObjects(path: string, onObject: (o: JsonObject) => void, summary: boolean): Promise<number> {
-  if (summary) return forEachSummaryObject(path, onObject, maxLineBytes);
-  return (await forEachJsonObject(path, onObject, { maxLineBytes })).badLines;
+/**
+ * Streams a transcript's objects (summary detail reads the bytes itself) and counts every line by
+ * what it was: a record, known machinery, an unknown type, not a record, or unparseable.
+ */
+async function readObjects(
+  path: string,
+  onObject: (o: JsonObject) => void,
+  summary: boolean,
+): Promise<{ bad: number; clipped: number; tally: LineTally }> {
+  const tally: LineTally = { path, parsed: 0, machinery: 0, unknown: 0, notRecord: 0, unparseable: 0, clipped: 0 };
+  const counted = (o: JsonObject): void => {
+    if (recordTypes.has(o.type)) tally.parsed++;
+    else if (machineryTypes.has(o.type)) tally.machinery++;
+    else tally.unknown++;
+    onObject(o);
+  };
+  const r = summary
+    ? forEachSummaryObject(path, counted, maxLineBytes, clipLongLines)
+    : await forEachJsonObject(path, counted, { maxLineBytes, clipLongLines }).then((j) => ({
+        bad: j.badLines,
+        notObjects: j.notObjectLines,
+        clipped: j.clippedLines,
+      }));
+  tally.notRecord = r.notObjects;
+  tally.unparseable = r.bad - r.notObjects;
+  tally.clipped = r.clipped;
+  return { bad: r.bad, clipped: r.clipped, tally };
 }
 
 async function readMeta(path: string): Promise<{ meta?: SubagentMeta; problem?: FileProblem; bad?: boolean }> {
@@ -108,7 +156,9 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   if (mainFile === undefined) return { record: null, cwds: [], badLines, problems };
 
   const summary = ctx.detail === 'summary';
-  const mainBad = await readObjects(
+  const clippedLines: { path: string; count: number }[] = [];
+  const lineTally: LineTally[] = [];
+  const mainRead = await readObjects(
     mainFile.path,
     (o) => {
       const t = o.isSidechain === true && sidechainTypes.has(o.type) ? sidechains.groupFor(o) : main;
@@ -116,7 +166,9 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     },
     summary,
   );
-  if (mainBad > 0) badLines.push({ path: mainFile.path, count: mainBad });
+  if (mainRead.bad > 0) badLines.push({ path: mainFile.path, count: mainRead.bad });
+  if (mainRead.clipped > 0) clippedLines.push({ path: mainFile.path, count: mainRead.clipped });
+  lineTally.push(mainRead.tally);
 
   const metas = new Map<string, SubagentMeta>();
   for (const f of extra) {
@@ -133,8 +185,10 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     const id = agentIdOfFile(f.path) ?? f.path;
     const t = new Transcript(state, id);
     try {
-      const bad = await readObjects(f.path, (o) => feed(state, t, o), summary);
-      if (bad > 0) badLines.push({ path: f.path, count: bad });
+      const read = await readObjects(f.path, (o) => feed(state, t, o), summary);
+      if (read.bad > 0) badLines.push({ path: f.path, count: read.bad });
+      if (read.clipped > 0) clippedLines.push({ path: f.path, count: read.clipped });
+      lineTally.push(read.tally);
     } catch (error) {
       problems.push({ path: f.path, kind: 'unreadable', reason: errorMessage(error) });
       continue;
@@ -147,7 +201,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   for (const f of files) f.transcript.finish();
   const { subagents } = assembleSubagents(state, main, sidechains.groups, files);
 
-  if (!state.sawSession) return { record: null, cwds: state.cwds, badLines, problems };
+  if (!state.sawSession) return { record: null, cwds: state.cwds, badLines, problems, clippedLines, lineTally };
   const record = newRecord('claude_code', session.sessionId);
   record.repo = state.cwds[0] ?? '';
   record.branch = state.branch;
@@ -160,5 +214,5 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     noteTime(record, s.started_at ?? undefined);
     noteTime(record, s.ended_at ?? undefined);
   }
-  return { record, cwds: state.cwds, badLines, problems };
+  return { record, cwds: state.cwds, badLines, problems, clippedLines, lineTally };
 }

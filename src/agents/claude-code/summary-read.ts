@@ -1,6 +1,7 @@
 // Streams a transcript's objects for summary detail straight from the file's bytes, so that long
 // tool-result bodies are cut before they are decoded (`cutLine`); other lines are read as usual.
-import { forEachRawLine } from '../../fs/read-lines.js';
+import { isJson } from '../../fs/read-jsonl.js';
+import { forEachRawLine, type ReadLinesOptions } from '../../fs/read-lines.js';
 import { parseObjectLine, type JsonObject } from '../../json/narrow.js';
 import { cutLine, minCutLineBytes } from './summary-line.js';
 
@@ -9,10 +10,16 @@ const chunkBytes = 2 << 20;
 /**
  * Calls `onObject` for each JSON object line of `path` and returns the bad-line count, with the same
  * rules as `forEachJsonObject`: blank lines ignored, a trailing `\r` dropped, a torn final line not
- * counted, lines over `maxLineBytes` counted as bad without being decoded.
+ * counted, lines over `maxLineBytes` read clipped (with `clipLongLines`) or counted as bad.
  */
-export function forEachSummaryObject(path: string, onObject: (o: JsonObject) => void, maxLineBytes: number): number {
+export function forEachSummaryObject(
+  path: string,
+  onObject: (o: JsonObject) => void,
+  maxLineBytes: number,
+  clipLongLines?: ReadLinesOptions['clipLongLines'],
+): { bad: number; notObjects: number; clipped: number } {
   let bad = 0;
+  let notObjects = 0;
   const line = (b: Buffer, start: number, end: number, complete: boolean): void => {
     if (end > start && b[end - 1] === 13) end--;
     if (end === start) return;
@@ -27,9 +34,14 @@ export function forEachSummaryObject(path: string, onObject: (o: JsonObject) => 
     const text = b.toString('utf8', start, end);
     const value = parseObjectLine(text);
     if (value !== undefined) onObject(value);
-    else if (complete && text.trim() !== '') bad++;
+    else if (complete && text.trim() !== '') {
+      bad++;
+      if (isJson(text)) notObjects++;
+    }
   };
 
-  const r = forEachRawLine(path, (buf, start, end, info) => line(buf, start, end, info.complete), { maxLineBytes, chunkBytes });
-  return bad + r.oversizedLines;
+  const opts: ReadLinesOptions = { maxLineBytes, chunkBytes };
+  if (clipLongLines !== undefined) opts.clipLongLines = clipLongLines;
+  const r = forEachRawLine(path, (buf, start, end, info) => line(buf, start, end, info.complete), opts);
+  return { bad: bad + r.oversizedLines, notObjects, clipped: r.clippedLines };
 }

@@ -6,6 +6,7 @@ import { claimPath, discoverHome, linksOf, sessionTree } from './discover.js';
 import { parseIntendantSession } from './parse-session.js';
 import { intendantSearchMessages } from './search-messages.js';
 import { intendantNames } from './session-name.js';
+import { intendantEntryView } from './entry-view.js';
 
 export { readIntendantName } from './meta.js';
 export { parseIntendantSession, type IntendantParse } from './parse-session.js';
@@ -29,4 +30,5 @@ export const intendantReader: AgentReader = {
   tree: sessionTree,
   messages: intendantSearchMessages,
   names: intendantNames,
+  entryView: intendantEntryView,
 };

@@ -37,8 +37,24 @@ export const showCommand: Command = {
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const { reader, session } = await resolveTarget(target, agents);
     const parsed = await reader.parse(session, { detail });
-    for (const b of parsed.badLines)
-      ctx.stderr.write(`warning: ${b.count} unparseable line${b.count === 1 ? '' : 's'} skipped in ${b.path}\n`);
+    const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+    for (const b of parsed.badLines) {
+      // A reader that tallies its lines tells JSON that is not a record from text that is not JSON.
+      const t = parsed.lineTally?.find((x) => x.path === b.path);
+      const what =
+        t === undefined || t.notRecord === 0
+          ? plural(b.count, 'unparseable line', 'unparseable lines')
+          : [
+              t.unparseable > 0 ? plural(t.unparseable, 'unparseable line', 'unparseable lines') : '',
+              plural(t.notRecord, 'line that is JSON but not a record', 'lines that are JSON but not records'),
+            ]
+              .filter((x) => x !== '')
+              .join(' and ');
+      ctx.stderr.write(`warning: ${what} skipped in ${b.path}\n`);
+    }
+    for (const t of parsed.lineTally ?? [])
+      if (t.unknown > 0)
+        ctx.stderr.write(`note: ${plural(t.unknown, 'line', 'lines')} of an unknown type in ${t.path} (kept by custody, not read)\n`);
     for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
     // Found by id or by path, a file that holds no session is the same answer: the request names nothing to show.
     if (parsed.record === null) throw new ScanError('NotASession', `${session.path} holds no ${reader.displayName} session`);
