@@ -2,6 +2,7 @@
 // parse one session into the record, and declare the session's custody tree.
 import type { AgentId, Detail, SessionRecord } from '../record/types.js';
 import type { MessageExtract, MessageResume } from '../record/message-index.js';
+import type { JsonObject } from '../json/narrow.js';
 
 /** How the CLI edge hands the environment down: agents never read `process.env` themselves. */
 export interface HomeLookup {
@@ -117,12 +118,27 @@ export interface AgentReader {
   cwd?(session: DiscoveredSession): Promise<string | null>;
   /** Set when the agent keeps session names itself; every other agent's names live in the overlay. */
   names?: OwnSessionNames;
+  /**
+   * What `tail` shows for one line of the session's JSONL transcript, read as `show` reads it: its
+   * time (ISO-8601), who speaks, and its text. Optional: without it, custody's generic reading of
+   * common field names is used.
+   */
+  entryView?(line: JsonObject): EntryView;
 }
 
 /** A reader with the homes it looks in (the CLI edge resolves them from the environment). */
 export interface AgentHomes {
   reader: AgentReader;
   homes: string[];
+}
+
+/** One transcript line as `tail` shows it. */
+export interface EntryView {
+  /** ISO-8601, or null when the line carries no time. */
+  timestamp: string | null;
+  role: string | null;
+  /** The line's readable text (a prompt, a reply, a command and its tool), not yet cut to one line. */
+  text: string;
 }
 
 /** An agent's message extraction for the search index (seed 000 "The extractors"). */

@@ -100,12 +100,14 @@ describe.skipIf(!hasCorpus)('entries', () => {
     await expect(catalog.lastEntries('00000000-0000-4000-8000-000000000000', 5)).rejects.toMatchObject({ code: 'SessionNotFound' });
   });
 
-  it('says a session that is not one JSONL transcript cannot be paged', async () => {
+  it('says a session that is not one JSONL transcript cannot be paged, and tails it as its record', async () => {
     const t = await claudeHome();
     const reader = jsonlReader({ ext: '.json' });
     await writeSession(t.claude, 'g1', ['{"messages":[]}'], '.json');
     const catalog = await t.catalog({ agents: [{ reader, homes: [t.claude] }] });
-    await expect(catalog.lastEntries('g1', 5)).rejects.toMatchObject({ code: 'NotPageable' });
+    await expect(all(catalog.entries('g1'))).rejects.toMatchObject({ code: 'NotPageable' });
+    // This reader finds no session in the document: no turns, and nothing older.
+    expect(await catalog.lastEntries('g1', 5)).toMatchObject({ entries: [], older: null });
   });
 });
 

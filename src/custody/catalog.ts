@@ -13,7 +13,7 @@ import { vendorHomes } from './kept-homes.js';
 import { lastLineEnd } from './lines.js';
 import { locateSession, type Located, type LocateOptions, type Scope } from './locate.js';
 import { decodeToken, identityOf, offsetHash, tokenHolds } from './page-token.js';
-import { checkPageSize, defaultPageTuning, readPage, type EntryPage, type PageTuning } from './pages.js';
+import { checkPageSize, defaultPageTuning, isPageable, readPage, readRecordPage, type EntryPage, type PageTuning } from './pages.js';
 import { lstatNow, lstatOrNull, openRead } from './safe-fs.js';
 import { sessionId, type SessionId } from './session-id.js';
 import { findSidechain } from './sidechain.js';
@@ -114,7 +114,17 @@ export class Catalog {
   async lastEntries(id: string, limit: number): Promise<EntryPage> {
     checkPageSize(limit);
     const sid = sessionId(id);
-    const t = await openTranscript(await this.mustLocate(sid), () => this.locate(sid), this.where());
+    const loc = await this.mustLocate(sid);
+    if (!isPageable(loc)) {
+      // A session kept as a document or a database: its newest turns, as its reader reads them.
+      const { handle } = await openRead(loc.main);
+      try {
+        return await readRecordPage(loc, handle, limit);
+      } finally {
+        await handle.close();
+      }
+    }
+    const t = await openTranscript(loc, () => this.locate(sid), this.where());
     try {
       return await readPage(t.loc, t.handle, t.size, limit, this.tuning);
     } finally {

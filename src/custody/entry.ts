@@ -1,5 +1,6 @@
 // The entry model for custody reads: one per non-blank transcript line, generic over JSONL agents.
 // A line that is not a JSON object is kept as a raw entry with its text, never dropped (vendor drift).
+import type { EntryView } from '../agents/types.js';
 import { asArray, asObject, isObject, parseObjectLine, str, type JsonObject } from '../json/narrow.js';
 
 export interface Entry {
@@ -28,6 +29,11 @@ export const previewChars = 200;
 export const rawTextBytes = 64 * 1024;
 /** Lines longer than this are not held in memory: they become `oversized` entries. */
 export const maxLineBytes = 64 * 1024 * 1024;
+
+/** `text` as one line of at most `previewChars` characters. */
+export function previewLine(text: string): string {
+  return oneLine(text);
+}
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -82,8 +88,14 @@ function stringField(obj: JsonObject | undefined, ...keys: string[]): string | n
   return null;
 }
 
-/** The entry for one line, or null for a blank line (blank lines are not entries and never count). */
-export function parseEntry(text: string, offset: number, bytes: number, line: number | null): Entry | null {
+/** How the session's agent reads one of its lines (`AgentReader.entryView`). */
+export type EntryViewer = (line: JsonObject) => EntryView;
+
+/**
+ * The entry for one line, or null for a blank line (blank lines are not entries and never count).
+ * With `view`, the agent's reader says the line's time, role and text, as `show` reads them.
+ */
+export function parseEntry(text: string, offset: number, bytes: number, line: number | null, view?: EntryViewer): Entry | null {
   if (text.trim() === '') return null;
   const obj = parseObjectLine(text);
   if (obj === undefined) {
@@ -104,6 +116,7 @@ export function parseEntry(text: string, offset: number, bytes: number, line: nu
   }
   const message = asObject(obj.message);
   const payload = asObject(obj.payload);
+  const seen = view?.(obj);
   return {
     line,
     offset,
@@ -111,9 +124,9 @@ export function parseEntry(text: string, offset: number, bytes: number, line: nu
     kind: 'json',
     type: stringField(obj, 'type'),
     subtype: stringField(obj, 'subtype') ?? stringField(payload, 'type'),
-    timestamp: stringField(obj, 'timestamp', 'time', 'created_at', 'ts'),
-    role: stringField(message, 'role') ?? stringField(obj, 'role') ?? stringField(payload, 'role'),
-    preview: previewOf(obj),
+    timestamp: seen !== undefined ? seen.timestamp : stringField(obj, 'timestamp', 'time', 'created_at', 'ts'),
+    role: seen !== undefined ? seen.role : (stringField(message, 'role') ?? stringField(obj, 'role') ?? stringField(payload, 'role')),
+    preview: seen !== undefined ? oneLine(seen.text) : previewOf(obj),
     object: obj,
     text: null,
   };

@@ -9,7 +9,7 @@ import { custodyErrors } from './errors.js';
 import { maxLineBytes, type Entry } from './entry.js';
 import { forwardLines } from './lines.js';
 import type { Located } from './locate.js';
-import { lineEntry, pageSession, type PageSession } from './pages.js';
+import { lineEntry, pageSession, viewerOf, type PageSession } from './pages.js';
 import { identityOf, offsetHash } from './page-token.js';
 import { lstatOrNull, openRead } from './safe-fs.js';
 
@@ -164,7 +164,7 @@ export async function* followTranscript(
           let next = offset;
           for await (const line of forwardLines(handle, offset, id.size, { maxLineBytes })) {
             if (lineNo !== null) lineNo++;
-            const entry = lineEntry(line, lineNo);
+            const entry = lineEntry(line, lineNo, viewerOf(loc));
             if (entry !== null) batch.push(entry);
             next = line.offset + line.bytes + 1;
           }

@@ -5,6 +5,7 @@ import type { AgentReader, DiscoveredSession, HomeLookup, TreeEntry } from '../t
 import { claimRollout } from './claim.js';
 import { discoverCodex } from './discover.js';
 import { codexMessages } from './messages.js';
+import { codexEntryView } from './entry-view.js';
 import { parseCodexSession } from './parse.js';
 
 /** Codex's own convention: `CODEX_HOME`, else `~/.codex`. */
@@ -32,4 +33,5 @@ export const codexReader: AgentReader = {
   parse: parseCodexSession,
   tree: codexTree,
   messages: codexMessages,
+  entryView: codexEntryView,
 };

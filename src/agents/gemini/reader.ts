@@ -6,6 +6,7 @@ import { buildGeminiRecord } from './build-record.js';
 import { describeChat, discoverGemini, fileStem, homeOf, peekChat } from './discover.js';
 import { loadConversation } from './load.js';
 import { geminiSearchMessages } from './search-messages.js';
+import { geminiEntryView } from './entry-view.js';
 
 export const geminiReader: AgentReader = {
   id: 'gemini',
@@ -48,4 +49,5 @@ export const geminiReader: AgentReader = {
   },
 
   messages: geminiSearchMessages,
+  entryView: geminiEntryView,
 };

@@ -5,6 +5,7 @@ import type { AgentReader, ParsedSession } from '../types.js';
 import { claimPath, discoverHome, linksOf, sessionTree } from './discover.js';
 import { parseIntendantSession } from './parse-session.js';
 import { intendantSearchMessages } from './search-messages.js';
+import { intendantEntryView } from './entry-view.js';
 import { intendantNames } from './session-name.js';
 
 export { readIntendantName } from './meta.js';
@@ -29,4 +30,5 @@ export const intendantReader: AgentReader = {
   tree: sessionTree,
   messages: intendantSearchMessages,
   names: intendantNames,
+  entryView: intendantEntryView,
 };

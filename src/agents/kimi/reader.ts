@@ -10,6 +10,7 @@ import { kimiHomes } from './layout.js';
 import { kimiRecord } from './record.js';
 import { readKimiSession } from './session-read.js';
 import { kimiSearchMessages } from './search-messages.js';
+import { kimiEntryView } from './entry-view.js';
 
 /** Every file under `dir` (symbolic links are not followed), in path order. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -49,6 +50,7 @@ export function makeKimiReader(bounds: KimiBounds = defaultKimiBounds): AgentRea
       return (await filesUnder(session.path)).map((path) => ({ relPath: relative(session.home, path), kind: 'file', path }));
     },
     messages: kimiSearchMessages,
+    entryView: kimiEntryView,
   };
 }
 

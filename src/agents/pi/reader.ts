@@ -9,6 +9,7 @@ import { piHomes } from './layout.js';
 import { piRecord } from './record.js';
 import { readPiFile } from './session-file.js';
 import { piSearchMessages } from './search-messages.js';
+import { piEntryView } from './entry-view.js';
 
 /** Parses one discovered session; exported with its bounds so tests can use small ones. */
 export async function parsePi(
@@ -41,6 +42,7 @@ export function makePiReader(bounds: PiBounds = defaultPiBounds): AgentReader {
     parse: (session, ctx) => parsePi(session, bounds, ctx.detail),
     tree: async (session) => [{ relPath: relative(session.home, session.path), kind: 'file', path: session.path }],
     messages: piSearchMessages,
+    entryView: piEntryView,
   };
 }
 
