@@ -1,6 +1,6 @@
 // End to end: a Claude Code session whose every field carries ESC, BEL, CSI, OSC, C1 and BiDi
 // controls; no command's human output holds one raw, and --json keeps the text exact.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../test/support/cli.js';
@@ -51,6 +51,8 @@ async function hostileHome(): Promise<{ home: string; file: string }> {
       // A line that is not JSON: tail shows it as a raw line.
       `garbage ${hostile}\n`,
   );
+  // Binary garbage: NUL, ESC, a CSI and bytes that are not UTF-8.
+  await appendFile(file, Buffer.from([0x62, 0x69, 0x6e, 0x00, 0x01, 0x1b, 0x5b, 0x32, 0x4a, 0xff, 0xfe, 0x9b, 0xc2, 0x9b, 0x0a]));
   return { home, file };
 }
 
@@ -89,6 +91,7 @@ describe('human output cannot drive the terminal', () => {
         expect(r.stdout).toContain('A\\x1b[31mB\\x07C\\x1b]0;pwned\\x07D\\x9b2JE\\x7fF\\u202eG\\u2066H\\u2069I\\u200fJ\\x0dK');
       }
       if (label === 'search') expect(r.stdout).toContain('\\x1b[31m');
+      if (label === 'tail') expect(r.stdout).toContain('bin\\x00\\x01\\x1b[2J');
     }
   }, 60_000);
 

@@ -39,7 +39,7 @@ async function fullId(target: string, catalog: Catalog, agents: AgentHomes[]): P
  * The catalog and session id for what `show` would take: a file or folder (claimed as `show`
  * claims it, read from the agent home it lies in), else an id or a unique prefix.
  */
-async function open(target: string, agents: AgentHomes[], ctx: CliContext): Promise<{ catalog: Catalog; id: string }> {
+async function openTarget(target: string, agents: AgentHomes[], ctx: CliContext): Promise<{ catalog: Catalog; id: string }> {
   const options = { stateRoot: ctx.stateRoot, version: ctx.version, now: ctx.now };
   if (looksLikePath(target)) {
     const { reader, session } = await resolvePathTarget(
@@ -80,7 +80,7 @@ export const tailCommand: Command = {
       throw new UsageError('tail takes one session: a file, a folder, an id or a unique id prefix');
     const limit = parseLines(flagValue(args, 'lines'));
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
-    const { catalog, id } = await open(target, agents, ctx);
+    const { catalog, id } = await openTarget(target, agents, ctx);
     const page = await catalog.lastEntries(id, limit);
     const json = flag(args, 'json');
     if (!flag(args, 'follow')) {
