@@ -245,4 +245,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (want('sessionlog')) runScript('session-log writer (issue 4)', 'sessionlog-write.mjs', home, stats);
   if (want('custody')) runScript('custody (issue 5)', 'custody.mjs', home, stats);
   if (want('search')) runScript('message search (issue 6)', 'search.mjs', home, stats);
+  if (want('rss')) runScript('peak RSS and signal stop on one 300 MB session (issue 10)', 'rss.mjs', home, stats);
 }
