@@ -248,4 +248,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (want('usage')) runScript('usage (issue 15)', 'usage.mjs', home, stats);
   if (want('mcp')) runScript('mcp (issue 17)', 'mcp.mjs', home, stats);
   if (want('serve')) runScript('agentlog serve (issue 11)', 'serve.mjs', home, stats);
+  if (want('rss')) runScript('peak RSS and signal stop on one 300 MB session (issue 10)', 'rss.mjs', home, stats);
 }
