@@ -13,7 +13,7 @@ import type { KeepManifest } from './keep-manifest.js';
 import { planKeep, type KeepAction, type KeptFacts, type SourceFacts } from './keep-plan.js';
 import { emptySessionReport, failure, type FileFailure, type SessionKeepReport } from './keep-report.js';
 import { factsRel, relDir, safeRelPath, underRoot } from './paths.js';
-import { mapPool } from './pool.js';
+import { mapPool } from '../fs/pool.js';
 import type { Publisher } from './publisher.js';
 import { assertRealDirs, ensureDirs, lstatNow, missingDir } from './safe-fs.js';
 

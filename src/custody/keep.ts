@@ -10,7 +10,7 @@ import { keepSession, type KeepRun } from './keep-session.js';
 import { acquireLock } from './lock.js';
 import { sweepTemps } from './recover.js';
 import { manifestFile } from './paths.js';
-import { mapPool } from './pool.js';
+import { mapPool } from '../fs/pool.js';
 import { Publisher } from './publisher.js';
 
 export { emptySessionReport, keepTotals, type FileFailure, type KeepTotals, type SessionKeepReport } from './keep-report.js';

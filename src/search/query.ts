@@ -2,13 +2,14 @@
 // best hit, at most 3 hits each with snippets and exact highlights, snapshot-bound pages, and the
 // time, response-size and fresh-load budgets. It reads the store; it never sweeps.
 import { readFile } from 'node:fs/promises';
+import { dayMs } from '../fs/clock.js';
 import { isNotFound } from '../fs/stat.js';
 import { contentHash16, type MessageRecord } from '../record/message-index.js';
 import type { AgentId } from '../record/types.js';
 import { SearchError } from './errors.js';
 import { fold, firstOccurrence } from './fold.js';
 import { highlights } from './highlight.js';
-import { snapshotId, type Manifest, type ManifestEntry } from './manifest.js';
+import { defaultWindowDays, snapshotId, type Manifest, type ManifestEntry } from './manifest.js';
 import { decodeCursor, encodeCursor, maxPending, type PageCursor } from './page-cursor.js';
 import {
   legacyCoverage,
@@ -55,8 +56,6 @@ export interface QueryEnv {
   now?: () => number;
   budgets?: Partial<Budgets>;
 }
-
-const dayMs = 86_400_000;
 
 /**
  * Splits and folds the query: at most 256 bytes and 8 terms, at least one term after folding.
@@ -276,9 +275,9 @@ export async function search(req: SearchRequest, env: QueryEnv): Promise<SearchB
   const manifest = read.state === 'ok' ? read.manifest : null;
   if (manifest !== null) guardFormat(manifest);
   const lastSweep = await lastSweepAt(env.root);
-  const days = windowDays ?? manifest?.window_days ?? 14;
+  const days = windowDays ?? manifest?.window_days ?? defaultWindowDays;
   const horizon = horizonOf(days, now);
-  const storeHorizon = horizonOf(manifest?.window_days ?? 14, now);
+  const storeHorizon = horizonOf(manifest?.window_days ?? defaultWindowDays, now);
   const agentSet = req.agents !== undefined && req.agents.length > 0 ? new Set(req.agents) : null;
   const f: Filters = { agents: agentSet, superseded: req.includeSuperseded !== false, subagents: req.includeSubagents !== false, horizon };
   const fingerprint = contentHash16(

@@ -27,9 +27,10 @@ import {
   writeAtomic,
 } from './store.js';
 import { acquireWriterLock, type LockBody } from './writer-lock.js';
+import { dayMs } from '../fs/clock.js';
+import { mapPool } from '../fs/pool.js';
 import { contentHash16 } from '../record/message-index.js';
 
-const dayMs = 86_400_000;
 /** Orphaned generation files younger than this stay: a query may still read an older snapshot. */
 const garbageGraceMs = 10 * 60_000;
 
@@ -96,16 +97,6 @@ function newestMtime(s: DiscoveredSession): number {
   let n = 0;
   for (const f of s.files) if (f.mtimeMs > n) n = f.mtimeMs;
   return n;
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const work = async (): Promise<void> => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, work));
-  return out;
 }
 
 /**
@@ -407,7 +398,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
       }
       return true;
     });
-    const plans = await mapLimit(live, 16, async (c) => {
+    const plans = await mapPool(live, 16, async (c) => {
       try {
         return await planSession(writer.manifest.sessions[c.key], c.session, c.extractor.version, present);
       } catch (error) {
