@@ -58,7 +58,10 @@ export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
     version: opts.version,
     now: opts.now,
   });
-  const lock = await acquireLock(installation.root, { waitMs: opts.lockWaitMs });
+  const lock = await acquireLock(installation.root, {
+    waitMs: opts.lockWaitMs,
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+  });
   const publisher = new Publisher(installation.root);
   try {
     if (lock.recovered) await sweepTemps(installation.root);

@@ -46,6 +46,8 @@ export interface SweepOptions {
   onLockWait?: (holder: LockBody | null) => void;
   /** Asked between sessions: true stops the sweep early (what is done is published). */
   shouldStop?: () => boolean;
+  /** Stops a lock wait or the planning pass (throwing its reason); between sessions, as `shouldStop`. */
+  signal?: AbortSignal;
   /** Also delete unreferenced generation files and stray temp files (at start-up, then now and then). */
   collectGarbage?: boolean;
   /** Publish after this many changed sessions, and at least every 2 s. Default 256. */
@@ -371,6 +373,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
   const lock = await acquireWriterLock(root, {
     ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}),
     ...(opts.onLockWait !== undefined ? { onWait: opts.onLockWait } : {}),
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
   });
   try {
     const opened = await openManifestForWrite(root, now(), opts.windowDays ?? defaultWindowDays);
@@ -398,14 +401,19 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
       }
       return true;
     });
-    const plans = await mapPool(live, 16, async (c) => {
-      try {
-        return await planSession(writer.manifest.sessions[c.key], c.session, c.extractor.version, present);
-      } catch (error) {
-        report.failed.push({ session: c.key, reason: errorMessage(error) });
-        return { kind: 'skip' } as const;
-      }
-    });
+    const plans = await mapPool(
+      live,
+      16,
+      async (c) => {
+        try {
+          return await planSession(writer.manifest.sessions[c.key], c.session, c.extractor.version, present);
+        } catch (error) {
+          report.failed.push({ session: c.key, reason: errorMessage(error) });
+          return { kind: 'skip' } as const;
+        }
+      },
+      opts.signal,
+    );
     const work: { c: Candidate; plan: SessionPlan }[] = [];
     live.forEach((c, i) => {
       const plan = plans[i] as SessionPlan;
@@ -422,7 +430,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     const batch = opts.batchSize ?? 256;
     opts.onProgress?.(0, work.length);
     for (const { c, plan } of work) {
-      if (opts.shouldStop?.() === true) {
+      if (opts.shouldStop?.() === true || opts.signal?.aborted === true) {
         report.stopped = true;
         break;
       }

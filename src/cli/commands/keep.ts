@@ -51,18 +51,29 @@ export const keepCommand: Command = {
     }
     const json = flag(args, 'json');
     const progress = progressBar(ctx.stderr, 'keeping', ids.length === 0);
-    const stop = new AbortController();
-    void ctx.interrupted().then(() => stop.abort());
-    const report = await catalog.keep({
-      ids: ids.length > 0 ? ids : undefined,
-      installationName,
-      signal: stop.signal,
-      onProgress: (d, t) => progress.update(d, t),
-    });
+    // A signal stops the keep after the sessions in flight (their copies are published whole).
+    const signal = ctx.stopSignal();
+    const stopped = (): number => {
+      ctx.stderr.write('interrupted: what was kept so far is whole; run keep again to finish\n');
+      return ctx.stopCode();
+    };
+    let report: KeepReport;
+    try {
+      report = await catalog.keep({
+        ids: ids.length > 0 ? ids : undefined,
+        installationName,
+        signal,
+        onProgress: (d, t) => progress.update(d, t),
+      });
+    } catch (error) {
+      progress.done();
+      if (signal.aborted) return stopped();
+      throw error;
+    }
     progress.done();
-    if (json) ctx.stdout.write(`${JSON.stringify({ ...report, interrupted: stop.signal.aborted }, null, 2)}\n`);
+    if (json) ctx.stdout.write(`${JSON.stringify({ ...report, interrupted: signal.aborted }, null, 2)}\n`);
     else printText(report, ids.length > 0, ctx);
-    if (stop.signal.aborted) ctx.stderr.write('interrupted: what was kept so far is whole; run keep again to finish\n');
-    return report.totals.failed > 0 || stop.signal.aborted ? 1 : 0;
+    if (signal.aborted) return stopped();
+    return report.totals.failed > 0 ? 1 : 0;
   },
 };
