@@ -1,5 +1,12 @@
 // The keep planner: pure. Given what the vendor tree holds and what custody holds, one action per
 // vendor file. Files only custody holds are never in the plan: custody never deletes.
+//
+// Like rsync's quick check, a file whose size and mtime both match what custody (or its manifest)
+// recorded is taken as unchanged: a `vouched` file is skipped unread, an unvouched one has only its
+// last block compared. So an in-place rewrite that keeps the size and puts the mtime back (a tool
+// doing `touch -r`, a restore from backup) escapes `keep`, as it escapes `rsync` without `-c`. The
+// cost of reading every byte of every session on each keep is what this trades away; a content
+// comparison of every file (rsync's `--checksum`) is the remedy where that risk matters.
 
 export interface SourceFacts {
   relPath: string;
