@@ -30,6 +30,8 @@ export interface KeepHomeOptions {
   now: () => number;
   signal?: AbortSignal;
   lockWaitMs?: number;
+  /** Compare every same-size file by content instead of trusting size and mtime (keep --verify). */
+  verify?: boolean;
   onSession?: (report: SessionKeepReport, done: number, total: number) => void;
   /** Called once the session list is known (for a progress bar). */
   onTotal?: (total: number) => void;
@@ -87,6 +89,7 @@ export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
       claimed: new Set(),
       manifest,
       publisher,
+      verify: opts.verify === true,
     };
     let done = 0;
     // A session's slot is free once its copies are written; they are published in batches meanwhile.

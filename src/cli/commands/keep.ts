@@ -30,9 +30,13 @@ function printText(report: KeepReport, byId: boolean, ctx: CliContext): void {
 export const keepCommand: Command = {
   name: 'keep',
   summary: 'copy sessions into custody before the agents prune them (no id: every session)',
-  usage: 'keep [--all | <session-id>...] [--agent A] [--installation NAME] [--json]',
+  usage: 'keep [--all | <session-id>...] [--verify] [--agent A] [--installation NAME] [--json]',
   flags: [
     { name: 'all', help: 'keep every session of every agent home (what `keep` with no id does)' },
+    {
+      name: 'verify',
+      help: 'compare every kept file with its source by content, not by size and time (slower; catches a same-size rewrite whose time was put back)',
+    },
     { name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' },
     { name: 'installation', value: 'name', help: 'the name to keep this agent home under (default: derived from the home path)' },
     ...commonFlags,
@@ -63,6 +67,7 @@ export const keepCommand: Command = {
         ids: ids.length > 0 ? ids : undefined,
         installationName,
         signal,
+        verify: flag(args, 'verify'),
         onProgress: (d, t) => progress.update(d, t),
       });
     } catch (error) {
