@@ -29,8 +29,8 @@ export interface CliContext {
   /** Resolves with the signal that asks a long-running command to stop (handlers installed on first call). */
   interrupted(): Promise<string>;
   /**
-   * Aborts when SIGINT or SIGTERM asks a long-running command to stop (handlers installed on first
-   * call, so other commands keep Node's default); a second signal ends the process at once.
+   * Aborts when SIGINT or SIGTERM asks a long-running command to stop; before any command asked for
+   * it, a signal ends the process at once (130/143), and so does a second signal.
    */
   stopSignal(): AbortSignal;
   /** The exit code for the signal that stopped the command: 130 for SIGINT, 143 for SIGTERM (128 + its number). */
@@ -77,19 +77,19 @@ export function processContext(): CliContext {
   let stop: AbortController | undefined;
   let received: NodeJS.Signals | undefined;
   const stopCode = (): number => exitCodeForSignal(received ?? 'SIGINT');
+  // Installed at once, so a signal during start-up still ends with 130/143. Until a command asks for
+  // `stopSignal` (it has safe points to stop at), a signal ends the process right away; after, the
+  // first one asks the command to stop and a second ends the process (the person means it; a lock
+  // left behind is broken by pid liveness).
+  for (const name of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(name, () => {
+      if (stop === undefined || stop.signal.aborted) process.exit(exitCodeForSignal(received ?? name));
+      received = name;
+      stop.abort(new Error(`stopped by ${name}`));
+    });
+  }
   const stopSignal = (): AbortSignal => {
-    if (stop === undefined) {
-      const controller = new AbortController();
-      stop = controller;
-      for (const name of ['SIGINT', 'SIGTERM'] as const) {
-        process.on(name, () => {
-          // A second signal: the person means it. Locks left behind are broken by pid liveness.
-          if (controller.signal.aborted) process.exit(stopCode());
-          received = name;
-          controller.abort(new Error(`stopped by ${name}`));
-        });
-      }
-    }
+    stop ??= new AbortController();
     return stop.signal;
   };
   const onInterrupt = (): Promise<string> =>
