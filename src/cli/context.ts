@@ -1,6 +1,6 @@
 // The CLI edge: the only place that reads the environment and the real home directory.
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, constants as osConstants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readers } from '../agents/registry.js';
@@ -31,6 +31,13 @@ export interface CliContext {
   agents: AgentHomes[];
   /** Resolves with the signal that asks a long-running command to stop (handlers installed on first call). */
   interrupted(): Promise<string>;
+  /**
+   * Aborts when SIGINT or SIGTERM asks a long-running command to stop; before any command asked for
+   * it, a signal ends the process at once (130/143), and so does a second signal.
+   */
+  stopSignal(): AbortSignal;
+  /** The exit code for the signal that stopped the command: 130 for SIGINT, 143 for SIGTERM (128 + its number). */
+  stopCode(): number;
   now(): number;
 }
 
@@ -42,6 +49,11 @@ function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
+}
+
+/** 128 + the signal's number, as shells report a process a signal ended (SIGINT 130, SIGTERM 143). */
+export function exitCodeForSignal(name: NodeJS.Signals): number {
+  return 128 + (osConstants.signals[name] ?? 0);
 }
 
 export function agentHomes(lookup: HomeLookup, list: readonly AgentReader[] = readers): AgentHomes[] {
@@ -70,14 +82,30 @@ export function processContext(): CliContext {
     homedir: userHome,
   };
   const stateRoot = resolve(lookup.env('AGENTLOG_HOME') ?? join(userHome, '.agentlog'));
-  let interrupted: Promise<string> | undefined;
-  const onInterrupt = (): Promise<string> => {
-    interrupted ??= new Promise<string>((res) => {
-      process.once('SIGINT', () => res('SIGINT'));
-      process.once('SIGTERM', () => res('SIGTERM'));
+  let stop: AbortController | undefined;
+  let received: NodeJS.Signals | undefined;
+  const stopCode = (): number => exitCodeForSignal(received ?? 'SIGINT');
+  // Installed at once, so a signal during start-up still ends with 130/143. Until a command asks for
+  // `stopSignal` (it has safe points to stop at), a signal ends the process right away; after, the
+  // first one asks the command to stop and a second ends the process (the person means it; a lock
+  // left behind is broken by pid liveness).
+  for (const name of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(name, () => {
+      if (stop === undefined || stop.signal.aborted) process.exit(exitCodeForSignal(received ?? name));
+      received = name;
+      stop.abort(new Error(`stopped by ${name}`));
     });
-    return interrupted;
+  }
+  const stopSignal = (): AbortSignal => {
+    stop ??= new AbortController();
+    return stop.signal;
   };
+  const onInterrupt = (): Promise<string> =>
+    new Promise<string>((res) => {
+      const signal = stopSignal();
+      if (signal.aborted) res(received ?? 'SIGINT');
+      else signal.addEventListener('abort', () => res(received ?? 'SIGINT'), { once: true });
+    });
   // Output to a pipe is asynchronous in Node: a large `show` would queue its whole text in memory
   // (measured: 490 MiB for the 87 MB bench session). Blocking writes keep memory to one chunk.
   for (const stream of [process.stdout, process.stderr]) {
@@ -102,6 +130,8 @@ export function processContext(): CliContext {
     // Kept copies are read after the vendor homes, so a session the agent pruned still shows.
     agents: withKeptRoots(agentHomes(lookup), stateRoot),
     interrupted: onInterrupt,
+    stopSignal,
+    stopCode,
     now: () => Date.now(),
   };
 }

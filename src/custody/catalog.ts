@@ -40,6 +40,8 @@ export interface KeepOptions {
   installationName?: string;
   signal?: AbortSignal;
   lockWaitMs?: number;
+  /** Compare every same-size file by content instead of trusting size and mtime. */
+  verify?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -266,6 +268,7 @@ export class Catalog {
         now,
         signal: opts.signal,
         lockWaitMs: opts.lockWaitMs,
+        verify: opts.verify === true,
         onSession: () => opts.onProgress?.(++done, total),
         complete: opts.ids === undefined,
         observedAt,

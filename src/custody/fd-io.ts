@@ -4,7 +4,8 @@
 // synchronously, and the data is moved synchronously in small pieces and through the pool in large
 // ones (where the copy is worth overlapping). Same guarantees as safe-fs.ts: never through a link at
 // the leaf, temp files private.
-import { closeSync, constants, fchmodSync, fstatSync, futimesSync, openSync, read, readSync, write, writeSync, type Stats } from 'node:fs';
+import { readExact } from '../fs/read-exact.js';
+import { closeSync, constants, fchmodSync, fstatSync, futimesSync, openSync, write, writeSync, type Stats } from 'node:fs';
 import { errorCode } from '../fs/stat.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { tempPath } from './paths.js';
@@ -85,23 +86,11 @@ export function setMtime(fd: number, mtimeMs: number | null): void {
   }
 }
 
-const readAsync = (fd: number, buf: Buffer, offset: number, length: number, position: number): Promise<number> =>
-  new Promise((resolve, reject) => read(fd, buf, offset, length, position, (error, n) => (error === null ? resolve(n) : reject(error))));
-
 const writeAsync = (fd: number, buf: Buffer, offset: number, length: number, position: number | null): Promise<number> =>
   new Promise((resolve, reject) => write(fd, buf, offset, length, position, (error, n) => (error === null ? resolve(n) : reject(error))));
 
-/** Reads exactly `length` bytes at `position` unless the file ends first (short reads looped). */
-export async function readAt(fd: number, buf: Buffer, length: number, position: number): Promise<number> {
-  let done = 0;
-  while (done < length) {
-    const want = length - done;
-    const n = want <= syncIoBytes ? readSync(fd, buf, done, want, position + done) : await readAsync(fd, buf, done, want, position + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return done;
-}
+/** Reads exactly `length` bytes at `position` unless the file ends first. */
+export const readAt = (fd: number, buf: Buffer, length: number, position: number): Promise<number> => readExact(fd, buf, length, position);
 
 /** Writes a whole buffer at `position` (short writes looped). */
 export async function writeAt(fd: number, buf: Buffer, position: number): Promise<void> {

@@ -27,7 +27,7 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** Polling interval, and the longest a change can go unseen when watching fails. Default 1000 ms. */
   pollMs?: number;
-  /** How long the transcript may be missing everywhere before SessionNotFound. Default 5000 ms. */
+  /** How long the transcript may be missing everywhere (SessionNotFound) or unopenable (its error) before following ends. Default 5000 ms. */
   missingGraceMs?: number;
   /** Use fs.watch as well as polling (default true). */
   watch?: boolean;
@@ -107,6 +107,7 @@ export async function* followTranscript(
   let pin = start.pin;
   let lineNo: number | null = offset === 0 ? 0 : null;
   let missingSince: number | null = null;
+  let unreadableSince: number | null = null;
   let restart: FollowBatch['restart'] = null;
 
   /** Decides where to read a new file from: the same offset if it still holds what was read, else 0. */
@@ -142,7 +143,12 @@ export async function* followTranscript(
       let opened: { handle: FileHandle } | null = null;
       try {
         opened = await openRead(loc.main);
-      } catch {
+        unreadableSince = null;
+      } catch (error) {
+        // A file that is there but cannot be opened (permissions, a planted link) is retried for the
+        // same grace as a missing one, then reported: never retried forever in silence.
+        unreadableSince ??= Date.now();
+        if (Date.now() - unreadableSince > grace) throw error;
         await waker.wait(pollMs, opts.signal);
         continue;
       }

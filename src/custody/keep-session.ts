@@ -13,7 +13,7 @@ import type { KeepManifest } from './keep-manifest.js';
 import { planKeep, type KeepAction, type KeptFacts, type SourceFacts } from './keep-plan.js';
 import { emptySessionReport, failure, type FileFailure, type SessionKeepReport } from './keep-report.js';
 import { factsRel, relDir, safeRelPath, underRoot } from './paths.js';
-import { mapPool } from './pool.js';
+import { mapPool } from '../fs/pool.js';
 import type { Publisher } from './publisher.js';
 import { assertRealDirs, ensureDirs, lstatNow, missingDir } from './safe-fs.js';
 
@@ -34,6 +34,8 @@ export interface KeepRun {
   /** relPaths a session of this run already handles: two sessions naming one file never write it at once. */
   claimed: Set<string>;
   manifest: KeepManifest;
+  /** keep --verify: no quick check, every same-size file compared by content. */
+  verify?: boolean;
   /** Puts new copies in place once durable, a batch at a time. */
   publisher: Publisher;
 }
@@ -63,7 +65,11 @@ function fileFacts(run: KeepRun, session: DiscoveredSession, entry: TreeEntry & 
   if (st === null) throw custodyErrors.io(path, 'find', new Error('it vanished before it could be kept'));
   if (st.isSymbolicLink()) throw custodyErrors.unsafePath(path, 'it is a symbolic link');
   if (!st.isFile()) throw custodyErrors.unsafePath(path, 'it is not a regular file');
-  return { rel, entry, facts: { relPath: rel, size: st.size, mtimeMs: st.mtimeMs, vouched: run.manifest.vouchesFor(rel, st) } };
+  return {
+    rel,
+    entry,
+    facts: { relPath: rel, size: st.size, mtimeMs: st.mtimeMs, vouched: run.verify !== true && run.manifest.vouchesFor(rel, st) },
+  };
 }
 
 /**
@@ -161,6 +167,7 @@ async function carryOut(
   const plan = planKeep(
     [...byRel.values()].map((p) => p.facts),
     kept,
+    run.verify === true,
   );
   const work = plan.filter((a) => a.kind !== 'skip');
   // Each settles on its own (a copy's publication rejects into its failure): wrapped so that

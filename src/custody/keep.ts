@@ -10,7 +10,7 @@ import { keepSession, type KeepRun } from './keep-session.js';
 import { acquireLock } from './lock.js';
 import { sweepTemps } from './recover.js';
 import { manifestFile } from './paths.js';
-import { mapPool } from './pool.js';
+import { mapPool } from '../fs/pool.js';
 import { Publisher } from './publisher.js';
 
 export { emptySessionReport, keepTotals, type FileFailure, type KeepTotals, type SessionKeepReport } from './keep-report.js';
@@ -30,6 +30,8 @@ export interface KeepHomeOptions {
   now: () => number;
   signal?: AbortSignal;
   lockWaitMs?: number;
+  /** Compare every same-size file by content instead of trusting size and mtime (keep --verify). */
+  verify?: boolean;
   onSession?: (report: SessionKeepReport, done: number, total: number) => void;
   /** Called once the session list is known (for a progress bar). */
   onTotal?: (total: number) => void;
@@ -58,7 +60,10 @@ export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
     version: opts.version,
     now: opts.now,
   });
-  const lock = await acquireLock(installation.root, { waitMs: opts.lockWaitMs });
+  const lock = await acquireLock(installation.root, {
+    waitMs: opts.lockWaitMs,
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+  });
   const publisher = new Publisher(installation.root);
   try {
     if (lock.recovered) await sweepTemps(installation.root);
@@ -84,6 +89,7 @@ export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
       claimed: new Set(),
       manifest,
       publisher,
+      verify: opts.verify === true,
     };
     let done = 0;
     // A session's slot is free once its copies are written; they are published in batches meanwhile.

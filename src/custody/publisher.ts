@@ -8,7 +8,7 @@ import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errorCode } from '../fs/stat.js';
 import { CustodyError, custodyErrors } from './errors.js';
-import { mapPool } from './pool.js';
+import { mapPool } from '../fs/pool.js';
 import { fsyncDir, openRead } from './safe-fs.js';
 import { syncFileSystem } from './sync-fs.js';
 

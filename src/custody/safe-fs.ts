@@ -5,6 +5,7 @@
 import { chmodSync, constants, lstatSync, mkdirSync, type Stats } from 'node:fs';
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { readExact } from '../fs/read-exact.js';
 import { errorCode } from '../fs/stat.js';
 import { CustodyError, custodyErrors } from './errors.js';
 
@@ -150,16 +151,9 @@ export async function fsyncDir(path: string): Promise<void> {
   }
 }
 
-/** Reads exactly `length` bytes at `position` unless the file ends first (short reads looped). */
-export async function readFull(handle: FileHandle, buf: Buffer, length: number, position: number): Promise<number> {
-  let done = 0;
-  while (done < length) {
-    const { bytesRead } = await handle.read(buf, done, length - done, position + done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  return done;
-}
+/** Reads exactly `length` bytes at `position` unless the file ends first. */
+export const readFull = (handle: FileHandle, buf: Buffer, length: number, position: number): Promise<number> =>
+  readExact(handle.fd, buf, length, position);
 
 /** Writes a whole buffer (short writes looped). */
 export async function writeFull(handle: FileHandle, buf: Buffer, position: number | null): Promise<void> {

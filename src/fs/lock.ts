@@ -1,10 +1,11 @@
-// The one cross-process exclusive lock. A lock file is a complete JSON body (pid, host, token,
-// time) linked into place, so it is never seen half-written. The one staleness rule:
+// The one cross-process exclusive lock: a file created with O_EXCL holding a JSON body (pid, host,
+// token, time). The one staleness rule:
 //   - same host: the lock is stale when its pid is certainly gone (kill(pid, 0) says ESRCH);
 //     a live pid, even a slow one, is waited for and never robbed;
 //   - another host: its pid cannot be probed, so the lock is stale when its file has not been
 //     refreshed for `foreignStaleMs` (holders touch it every `heartbeatMs`);
-//   - a file that is not a valid lock body (a hand edit, a disk fault) is stale after `graceMs`.
+//   - a file that is not a valid lock body (being written this instant, torn by a crash, edited by
+//     hand) is stale once older than `graceMs`.
 // A stale lock is moved aside (rename: of two breakers only one gets it) and deleted only if it is
 // still the one judged stale; a fresh lock moved by mistake is put back.
 import { randomBytes } from 'node:crypto';
@@ -13,7 +14,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { AgentlogError } from '../errors.js';
-import { writeFileAtomicSync } from './atomic-write.js';
+import { writeAllSync } from './atomic-write.js';
 import { type Clock, systemClock } from './clock.js';
 import { FsError, wrapOsError } from './errors.js';
 import { errorCode } from './stat.js';
@@ -122,10 +123,25 @@ function unlinkQuiet(path: string): void {
   }
 }
 
-/** Publishes `body` at `path` unless a lock is there: written whole, then hard-linked into place. */
+/**
+ * Creates the lock file holding `body` unless one is there. Written in place (O_EXCL), not through a
+ * temp file: a holder killed mid-way leaves no litter, only an empty or torn lock, which the grace
+ * rule breaks once it is old. Not fsynced: after a crash a lost lock is stale all the same.
+ */
 function tryCreate(path: string, body: LockHolder): boolean {
-  // No fsync: after a crash a lost or empty lock is stale all the same.
-  return writeFileAtomicSync(path, JSON.stringify(body), { onlyIfAbsent: true, durable: false });
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return false;
+    throw wrapOsError(error, path, 'create the lock');
+  }
+  try {
+    writeAllSync(fd, JSON.stringify(body));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
 function breakStale(path: string, judged: Seen): void {

@@ -1,6 +1,6 @@
 // The message index's agent-neutral vocabulary (seed 000 "Records, supersession, and locators"):
 // what each agent's extractor hands the search index, and how supersession is derived at read time.
-import { createHash } from 'node:crypto';
+import { hash16 } from '../fs/hash.js';
 
 export const messageRoles = ['user', 'assistant'] as const;
 export type MessageRole = (typeof messageRoles)[number];
@@ -89,9 +89,7 @@ export function capText(text: string, cap = messageTextCapBytes): { text: string
 }
 
 /** The first 16 hex digits of SHA-256 over the text's UTF-8 bytes (content fingerprints in locators). */
-export function contentHash16(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
-}
+export const contentHash16: (text: string) => string = hash16;
 
 /** The generation whose records are live: the last restore's, else the newest any record has. */
 export function activeGeneration(records: readonly Pick<MessageRecord, 'generation'>[], marks: readonly SupersessionMark[]): number {

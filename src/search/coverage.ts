@@ -1,13 +1,12 @@
 // The coverage block of a search answer: the window searched, when the index was last swept, and per
 // agent how many sessions of the window it holds (seed 000 "The query route" → Response).
 import { readFile } from 'node:fs/promises';
+import { dayMs } from '../fs/clock.js';
 import { isNotFound } from '../fs/stat.js';
 import type { AgentId } from '../record/types.js';
 import type { Manifest } from './manifest.js';
 import type { AgentCoverage, Coverage } from './response.js';
 import { storePaths } from './store.js';
-
-const dayMs = 86_400_000;
 
 /** The earliest message time a window of `days` keeps (`0` days: everything). */
 export function horizonOf(days: number, now: number): number {

@@ -1,7 +1,8 @@
 // Source-file cursors (seed 000 "The indexer sweep"): what the index remembers about each file it
 // read, and the classification of a file now against it: Unchanged, Appended, Rewritten or Gone.
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { hash16 } from '../fs/hash.js';
+import { readExactSync } from '../fs/read-exact.js';
+import { closeSync, openSync, statSync } from 'node:fs';
 import type { ConsumeMode } from '../record/message-index.js';
 
 export interface FileCursor {
@@ -32,20 +33,14 @@ const windowBytes = 4096;
 const racyMs = 2000;
 
 function hash(buf: Uint8Array): string {
-  return createHash('sha256').update(buf).digest('hex').slice(0, 16);
+  return hash16(buf);
 }
 
 // Cursor work is a stat and at most two 4 KiB reads per file, thousands of times per sweep: done
 // synchronously, since a thread-pool round trip costs more than the call itself.
 function readWindow(fd: number, start: number, length: number): Buffer | null {
   const buf = Buffer.alloc(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, start + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return got === length ? buf : null;
+  return readExactSync(fd, buf, length, start) === length ? buf : null;
 }
 
 function hashes(path: string, len: number, offset: number): { prefix: string; tail: string } | null {

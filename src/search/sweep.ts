@@ -13,10 +13,10 @@ import { discoverCandidates, type Candidate } from './sweep-discovery.js';
 import { collectUnreferenced, expire, flagGone } from './sweep-gc.js';
 import { emptyReport, type SweepReport } from './sweep-report.js';
 import { acquireWriterLock, type LockBody } from './writer-lock.js';
+import { dayMs } from '../fs/clock.js';
+import { mapPool } from '../fs/pool.js';
 
 export type { SweepReport } from './sweep-report.js';
-
-const dayMs = 86_400_000;
 
 export interface SweepOptions {
   /** The store root (`storeRoot(stateRoot)`). */
@@ -30,20 +30,12 @@ export interface SweepOptions {
   onLockWait?: (holder: LockBody | null) => void;
   /** Asked between sessions: true stops the sweep early (what is done is published). */
   shouldStop?: () => boolean;
+  /** Stops a lock wait or the planning pass (throwing its reason); between sessions, as `shouldStop`. */
+  signal?: AbortSignal;
   /** Also delete unreferenced generation files and stray temp files (at start-up, then now and then). */
   collectGarbage?: boolean;
   /** Publish after this many changed sessions, and at least every 2 s. Default 256. */
   batchSize?: number;
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const work = async (): Promise<void> => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, work));
-  return out;
 }
 
 /** Runs one sweep under the store's writer lock. */
@@ -56,6 +48,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
   const lock = await acquireWriterLock(root, {
     ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}),
     ...(opts.onLockWait !== undefined ? { onWait: opts.onLockWait } : {}),
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
   });
   try {
     const opened = await openManifestForWrite(root, now(), opts.windowDays ?? defaultWindowDays);
@@ -83,14 +76,19 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
       }
       return true;
     });
-    const plans = await mapLimit(live, 16, async (c) => {
-      try {
-        return await planSession(writer.manifest.sessions[c.key], c.session, c.extractor.version, present);
-      } catch (error) {
-        report.failed.push({ session: c.key, reason: errorMessage(error) });
-        return { kind: 'skip' } as const;
-      }
-    });
+    const plans = await mapPool(
+      live,
+      16,
+      async (c) => {
+        try {
+          return await planSession(writer.manifest.sessions[c.key], c.session, c.extractor.version, present);
+        } catch (error) {
+          report.failed.push({ session: c.key, reason: errorMessage(error) });
+          return { kind: 'skip' } as const;
+        }
+      },
+      opts.signal,
+    );
     const work: { c: Candidate; plan: SessionPlan }[] = [];
     live.forEach((c, i) => {
       const plan = plans[i] as SessionPlan;
@@ -107,7 +105,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     const batch = opts.batchSize ?? 256;
     opts.onProgress?.(0, work.length);
     for (const { c, plan } of work) {
-      if (opts.shouldStop?.() === true) {
+      if (opts.shouldStop?.() === true || opts.signal?.aborted === true) {
         report.stopped = true;
         break;
       }

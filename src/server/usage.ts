@@ -1,10 +1,9 @@
 // GET /api/usage?days=N: tokens per day per agent, from the scan rows' totals (subagents included)
 // bucketed by the session's start day (UTC). One small module so the exact per-day buckets of
 // `agentlog usage` can replace it without touching the route.
+import { dayMs } from '../fs/clock.js';
 import type { SessionRow } from '../scan/session-row.js';
 import type { UsageBody, UsageRow } from './api-types.js';
-
-const dayMs = 86_400_000;
 
 export function usageByDay(rows: readonly SessionRow[], days: number, nowMs: number): UsageBody {
   const to = new Date(nowMs).toISOString().slice(0, 10);

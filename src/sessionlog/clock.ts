@@ -1,12 +1,6 @@
 // Time for the log: an injectable clock and the local-time renderings the format uses.
 
-/** Where the log gets "now" from; tests pass a fixed or stepping clock. */
-export interface Clock {
-  /** Epoch milliseconds, UTC. */
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+export { type Clock, systemClock } from '../fs/clock.js';
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');

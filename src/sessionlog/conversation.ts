@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { forEachLine } from '../fs/read-lines.js';
-import { hash16 } from './content-hash.js';
+import { hash16 } from '../fs/hash.js';
 import { SessionLogError } from './errors.js';
 import { jsonErrorOffset } from './json-error.js';
 import { describeProblem, type LineProblem } from './line-problem.js';

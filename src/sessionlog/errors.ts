@@ -15,6 +15,8 @@ export const sessionLogErrorCodes = [
   'CorruptConversation',
   'UnsafeRuntimeLog',
   'LockTimeout',
+  'SessionBusy',
+  'UnsafePath',
 ] as const;
 export type SessionLogErrorCode = (typeof sessionLogErrorCodes)[number];
 
@@ -30,6 +32,8 @@ const kindOf: Record<SessionLogErrorCode, ErrorKind> = {
   CorruptConversation: 'failed',
   UnsafeRuntimeLog: 'failed',
   LockTimeout: 'conflict',
+  SessionBusy: 'conflict',
+  UnsafePath: 'failed',
 };
 
 export class SessionLogError extends AgentlogError<SessionLogErrorCode> {

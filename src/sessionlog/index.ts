@@ -12,7 +12,7 @@ export { SessionLog, type OpenOptions, type Worktree } from './session-log.js';
 export type { Fallback } from './open-dir.js';
 export { SessionLogError, sessionLogErrorCodes, type SessionLogErrorCode } from './errors.js';
 export { systemClock, timeOfDay, localDateTime, type Clock } from './clock.js';
-export { hash16 } from './content-hash.js';
+export { hash16 } from '../fs/hash.js';
 export {
   Conversation,
   loadConversation,

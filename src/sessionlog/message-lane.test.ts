@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
-import { hash16 } from './content-hash.js';
+import { hash16 } from '../fs/hash.js';
 import { readMetaSync } from './meta.js';
 import { SessionLog } from './session-log.js';
 import { readSpan } from './sidecar.js';

@@ -2,9 +2,11 @@
 // files. When the chosen folder cannot be opened, the whole session moves to a fresh private
 // temporary folder (mkdtemp, 0700) that the caller gets back and every later write uses, or the
 // open fails loudly in strict mode. Never a fixed shared path (research §1.11, §9 item 1).
-import { mkdtempSync } from 'node:fs';
+import { lstatSync, mkdtempSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { wrapOsError } from '../fs/errors.js';
+import { acquireLockSync, type HeldLock } from '../fs/lock.js';
 import { SessionLogError, reason } from './errors.js';
 import { LineAppender } from './line-appender.js';
 import { readMetaSync, type SessionMeta } from './meta.js';
@@ -16,6 +18,37 @@ export interface OpenedDir {
   meta: SessionMeta | null;
   events: LineAppender;
   transcript: LineAppender;
+  /** The session's writer lock: one writer per session, released by `close`. */
+  lock: HeldLock;
+}
+
+/** The session's writer lock file (beside the meta's own short-lived lock). */
+export const writerLockName = '.writer.lock';
+
+/** Refuses a folder of the session that is a symbolic link (sidecars would land in another folder). */
+function assertRealDir(path: string): void {
+  let st: Stats;
+  try {
+    st = lstatSync(path);
+  } catch (error) {
+    throw wrapOsError(error, path, 'inspect');
+  }
+  if (st.isSymbolicLink() || !st.isDirectory())
+    throw new SessionLogError(
+      'UnsafePath',
+      `refusing ${path}: it is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; the session log never writes through links (replace it with a real folder)`,
+    );
+}
+
+function lockSession(dir: string): HeldLock {
+  return acquireLockSync(join(dir, writerLockName), {
+    waitMs: 0,
+    busy: (path, holder) =>
+      new SessionLogError(
+        'SessionBusy',
+        `another writer (${holder === null ? 'an unknown process' : `process ${holder.pid} on ${holder.host}`}) has the session in ${dir} open; two writers would interleave its sequence numbers. Close the other one first (the lock is ${path})`,
+      ),
+  });
 }
 
 export interface Fallback {
@@ -26,13 +59,18 @@ export interface Fallback {
 
 function openDir(dir: string): OpenedDir {
   makePrivateDir(dir);
+  assertRealDir(dir);
   makePrivateDir(join(dir, files.turns));
-  const meta = readMetaSync(dir);
-  const events = new LineAppender(join(dir, files.events));
+  assertRealDir(join(dir, files.turns));
+  const lock = lockSession(dir);
+  let events: LineAppender | undefined;
   try {
-    return { dir, meta, events, transcript: new LineAppender(join(dir, files.transcript)) };
+    const meta = readMetaSync(dir);
+    events = new LineAppender(join(dir, files.events));
+    return { dir, meta, events, transcript: new LineAppender(join(dir, files.transcript)), lock };
   } catch (error) {
-    events.close();
+    events?.close();
+    lock.release();
     throw error;
   }
 }

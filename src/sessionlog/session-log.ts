@@ -8,6 +8,7 @@ import type { JsonObject } from '../json/narrow.js';
 import { localDateTime, parseLocalDateTime, systemClock, type Clock } from './clock.js';
 import { writeContextSnapshot, type ContextSnapshotInput } from './context-snapshot.js';
 import { Conversation, loadConversation, saveConversation } from './conversation.js';
+import type { HeldLock } from '../fs/lock.js';
 import { SessionLogError } from './errors.js';
 import type { Level } from './log-event.js';
 import {
@@ -75,6 +76,7 @@ export interface OpenOptions {
 export class SessionLog {
   private constructor(
     private readonly core: SessionCore,
+    private readonly lock: HeldLock,
     /** Non-null when the requested folder failed and this session lives in a private temporary one. */
     readonly fallback: Fallback | null,
   ) {}
@@ -112,7 +114,7 @@ export class SessionLog {
         opts.keepAllContextSnapshots === true,
       );
       core.turn = state.lastTurn;
-      const log = new SessionLog(core, fallback);
+      const log = new SessionLog(core, opened.lock, fallback);
       const now = clock.now();
       updateMetaSync(
         dir,
@@ -165,6 +167,7 @@ export class SessionLog {
     } catch (error) {
       opened.events.close();
       opened.transcript.close();
+      opened.lock.release();
       throw error;
     }
   }
@@ -362,11 +365,16 @@ export class SessionLog {
   async close(): Promise<void> {
     if (this.core.closed) return;
     try {
-      this.saveConversation();
-      this.markInterrupted();
+      try {
+        this.saveConversation();
+        this.markInterrupted();
+      } finally {
+        this.core.closeFiles();
+      }
+      await rebuildTranscript(this.core.dir);
     } finally {
-      this.core.closeFiles();
+      // Let go only once the transcript is rebuilt: it is written too.
+      this.lock.release();
     }
-    await rebuildTranscript(this.core.dir);
   }
 }

@@ -1,8 +1,9 @@
 // Turn sidecar files: appending content as a byte span (offset + length, excluding the "\n"
 // separator between entries), overwriting a whole sidecar, and reading a span back safely.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { writeAllSync as writeAll } from '../fs/atomic-write.js';
+import { readExactSync } from '../fs/read-exact.js';
 import { openPrivateAppend, openPrivateTruncate } from './private-fs.js';
 
 /** Where one piece of content landed: `file` is relative to the session folder. */
@@ -85,13 +86,7 @@ export function readSpan(dir: string, rel: string, offset: number, bytes: number
   }
   try {
     const buf = Buffer.alloc(want);
-    let got = 0;
-    while (got < want) {
-      const n = readSync(fd, buf, got, want - got, offset + got);
-      if (n === 0) break;
-      got += n;
-    }
-    if (got < want) return undefined;
+    if (readExactSync(fd, buf, want, offset) < want) return undefined;
     const text = decode(buf, want < bytes);
     return text === undefined ? undefined : { text, clipped: want < bytes };
   } finally {

@@ -1,6 +1,7 @@
 // Usage straight from the scan cache: a scan (warm: no log is read) and its per-session buckets,
 // folded into a report. `dailyUsage` is what the local server's `/api/usage` serves.
 import type { FileProblem } from '../agents/types.js';
+import { dayMs } from '../fs/clock.js';
 import { type AgentHomes, scan } from '../scan/scan.js';
 import { localDays } from './local-day.js';
 import { buildReport, type ReportKind, type UsageReport, type UsageRow, type UsageSource } from './report.js';
@@ -68,7 +69,7 @@ export async function usageReport(opts: ReportOptions): Promise<UsageReport & { 
 /** The local day `days - 1` days before today in `timeZone` (so `days` days including today). */
 export function firstDayOfLast(days: number, now: number, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(now - (days - 1) * 86_400_000),
+    new Date(now - (days - 1) * dayMs),
   );
 }
 

@@ -11,12 +11,9 @@ export interface CliResult {
 
 export const cliPath = join(repoRoot, 'dist', 'cli', 'main.js');
 
-/**
- * `home` becomes HOME and the default for AGENTLOG_HOME (`<home>/.agentlog`), CLAUDE_CONFIG_DIR
- * (`<home>/.claude`) and CODEX_HOME (`<home>/.codex`); `env` overrides any of them.
- */
-export function runCli(args: readonly string[], home: string, env: Record<string, string> = {}, input?: string): Promise<CliResult> {
-  const base: Record<string, string> = {
+/** The environment the CLI runs in: every home inside `home`, UTC, no colour. */
+export function cliEnv(home: string): Record<string, string> {
+  return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
     AGENTLOG_HOME: join(home, '.agentlog'),
@@ -25,6 +22,14 @@ export function runCli(args: readonly string[], home: string, env: Record<string
     TZ: 'UTC',
     NO_COLOR: '1',
   };
+}
+
+/**
+ * `home` becomes HOME and the default for AGENTLOG_HOME (`<home>/.agentlog`), CLAUDE_CONFIG_DIR
+ * (`<home>/.claude`) and CODEX_HOME (`<home>/.codex`); `env` overrides any of them.
+ */
+export function runCli(args: readonly string[], home: string, env: Record<string, string> = {}, input?: string): Promise<CliResult> {
+  const base = cliEnv(home);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [cliPath, ...args], { env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

@@ -2,6 +2,7 @@
 // and groups them into sessions: each rollout's first line (`session_meta`) names its thread and,
 // for a spawned agent, the thread that spawned it; a spawned agent's rollout joins its parent's
 // session instead of being listed on its own (seed 003 "Subagents").
+import { mapPool } from '../../fs/pool.js';
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
@@ -70,20 +71,14 @@ export async function listRollouts(home: string): Promise<{ entries: RolloutEntr
   const problems: FileProblem[] = [];
   for (const dir of rolloutDirs) await walk(join(home, dir), 0, paths, problems);
   paths.sort();
-  const slots: (RolloutEntry | null)[] = new Array<RolloutEntry | null>(paths.length).fill(null);
-  let next = 0;
-  const work = async (): Promise<void> => {
-    while (next < paths.length) {
-      const i = next++;
-      const path = paths[i] as string;
-      try {
-        slots[i] = await entryFor(path);
-      } catch (error) {
-        problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
-      }
+  const slots = await mapPool(paths, readConcurrency, async (path): Promise<RolloutEntry | null> => {
+    try {
+      return await entryFor(path);
+    } catch (error) {
+      problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
+      return null;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(readConcurrency, paths.length) }, work));
+  });
   return { entries: slots.filter((e): e is RolloutEntry => e !== null), problems };
 }
 

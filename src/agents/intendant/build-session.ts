@@ -8,7 +8,7 @@ import { noteModel, noteTime } from '../../record/draft.js';
 import { emptyTotals, type Detail, type Subagent, type ToolCall, type Totals, type Turn } from '../../record/types.js';
 import { arr, num, obj, str } from '../../json/narrow.js';
 import type { FileProblem } from '../types.js';
-import { hash16 } from './hash16.js';
+import { hash16 } from '../../fs/hash.js';
 import { dataInt, dataStr, type LogRow } from './log-row.js';
 import type { MessageEntry, MessageLocator } from './messages.js';
 import type { SessionMeta } from './meta.js';

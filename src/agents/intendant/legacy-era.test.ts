@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
-import { hash16 } from './hash16.js';
+import { hash16 } from '../../fs/hash.js';
 import { parseIntendantSession } from './parse-session.js';
 import { FixtureSession } from './test-support/fixture.js';
 

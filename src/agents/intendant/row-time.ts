@@ -1,10 +1,9 @@
 // When a row happened: `ts_ms` when the row has it; for rows from before 2026-07, the meta's
 // `created_at` date plus the row's local time of day, a day later each time the clock runs
 // backwards (midnight wrap), shifted by the meta's own local-vs-UTC offset (research §3.1).
+import { dayMs } from '../../fs/clock.js';
 import type { LogRow } from './log-row.js';
 import type { SessionMeta } from './meta.js';
-
-const dayMs = 86_400_000;
 
 function naiveUtc(text: string): { dayStart: number; ms: number } | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})/.exec(text);

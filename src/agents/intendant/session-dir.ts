@@ -3,7 +3,8 @@
 // than a regular file is refused, and the refusal is a value the caller reports, never a throw.
 // Every call is synchronous: a session reads one small sidecar per turn, and each read through the
 // thread pool (open, stat, read, close) cost far more than the bytes (parsing runs in worker threads).
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { readBytesSync } from '../../fs/read-exact.js';
+import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { omittedLine, type ClipRule } from '../../record/clip.js';
 import { errorCode, errorMessage } from '../../fs/stat.js';
@@ -24,17 +25,6 @@ export function refusalOf(ref: string): string | undefined {
 
 function isContinuation(byte: number | undefined): boolean {
   return byte !== undefined && (byte & 0xc0) === 0x80;
-}
-
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const bytesRead = readSync(fd, buf, done, length - done, position + done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  return done === length ? buf : buf.subarray(0, done);
 }
 
 function oversized(ref: string, size: number, maxBytes: number): { ok: false; failure: ReadFailure; reason: string } {
@@ -136,11 +126,11 @@ export class SessionDir {
     try {
       if (offset + length > size)
         return { ok: false, failure: 'short', reason: `span ${offset}+${length} runs past the end of ${ref} (${size} bytes)` };
-      if (length <= rule.whole) return { ok: true, text: readAt(fd, offset, length).toString('utf8') };
+      if (length <= rule.whole) return { ok: true, text: readBytesSync(fd, offset, length).toString('utf8') };
       // One byte past the head and three before the tail are enough to find code point boundaries.
-      const head = readAt(fd, offset, rule.half + 1);
+      const head = readBytesSync(fd, offset, rule.half + 1);
       const tailFrom = length - rule.half - 3;
-      const tail = readAt(fd, offset + tailFrom, rule.half + 3);
+      const tail = readBytesSync(fd, offset + tailFrom, rule.half + 3);
       let headEnd = rule.half;
       while (headEnd > 0 && isContinuation(head[headEnd])) headEnd--;
       let tailStart = length - rule.half;
@@ -161,7 +151,7 @@ export class SessionDir {
     const { fd, size } = opened;
     try {
       if (size > maxBytes) return oversized(ref, size, maxBytes);
-      return { ok: true, text: readAt(fd, 0, size).toString('utf8') };
+      return { ok: true, text: readBytesSync(fd, 0, size).toString('utf8') };
     } catch (error) {
       return { ok: false, failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
     } finally {

@@ -3,7 +3,7 @@
 // epoch marker can give legacy messages the seqs they were renumbered to (research §1.5).
 import { clipMessage } from '../../record/clip.js';
 import type { ToolCall, Turn } from '../../record/types.js';
-import { hash16 } from './hash16.js';
+import { hash16 } from '../../fs/hash.js';
 import type { MessageEntry, MessageLocator } from './messages.js';
 import { isoOf } from './row-time.js';
 import type { DraftCall } from './tool-calls.js';

@@ -1,7 +1,8 @@
 // Reads one small JSON file of OpenCode's JSON tree, bounded, telling bad JSON from I/O trouble.
 // Synchronous on purpose: a tree holds thousands of files of a few KiB, and a promise round trip
 // through the thread pool per file cost more than the read itself (parsing runs in worker threads).
-import { closeSync, readSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import { readBytesSync } from '../../fs/read-exact.js';
 import { openRegularSync } from '../../fs/read-open.js';
 import { asObject, type JsonObject } from '../../json/narrow.js';
 import { errorMessage, isNotFound } from '../../fs/stat.js';
@@ -15,18 +16,6 @@ export type JsonFileResult = { value: JsonObject } | { bad: true } | { problem: 
 
 /** What a read found: the parse result and, when the file could be opened, its size and mtime. */
 export type JsonFileRead = JsonFileResult & { file?: SessionFile };
-
-/** The file's `size` bytes (fewer if it shrank meanwhile), as `readFileSync` reads a regular file. */
-function readAll(fd: number, size: number): Buffer {
-  const buf = Buffer.allocUnsafe(size);
-  let n = 0;
-  while (n < size) {
-    const got = readSync(fd, buf, n, size - n, n);
-    if (got === 0) break;
-    n += got;
-  }
-  return n === size ? buf : buf.subarray(0, n);
-}
 
 function readProblem(path: string, error: unknown): { problem: FileProblem } {
   const reason = isNotFound(error) ? 'the file is gone (OpenCode may have removed the session meanwhile)' : errorMessage(error);
@@ -52,7 +41,7 @@ export function readJsonFileSync(path: string, maxBytes: number): JsonFileRead {
         problem: { path, kind: 'oversized', reason: `${st.size} bytes is over the ${maxBytes}-byte bound for an OpenCode storage file` },
       };
     file = { path, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
-    raw = readAll(fd, st.size).toString('utf8');
+    raw = readBytesSync(fd, 0, st.size).toString('utf8');
   } catch (error) {
     return readProblem(path, error);
   } finally {

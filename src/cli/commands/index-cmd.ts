@@ -69,16 +69,23 @@ export const indexCommand: Command = {
       ...(windowDays !== undefined ? { windowDays } : {}),
     };
     if (!watchMode) {
-      let stopping = false;
-      void ctx.interrupted().then(() => (stopping = true));
-      const report = await sweep({ ...base, collectGarbage: true, shouldStop: () => stopping });
+      // A signal stops the sweep at the next session (what is done is published) or lock wait.
+      const signal = ctx.stopSignal();
+      let report: SweepReport;
+      try {
+        report = await sweep({ ...base, collectGarbage: true, signal, shouldStop: () => signal.aborted });
+      } catch (error) {
+        progress.done();
+        if (signal.aborted) return ctx.stopCode();
+        throw error;
+      }
       progress.done();
       if (json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else {
         ctx.stdout.write(`${summary(report)}\n`);
         notes(report, ctx);
       }
-      return 0;
+      return signal.aborted ? ctx.stopCode() : 0;
     }
     const watchPaths = ctx.agents.flatMap((a) => a.homes);
     const result = await runIndexLoop({

@@ -59,9 +59,13 @@ function printText(report: KeepReport, byId: boolean, ctx: CliContext): void {
 export const keepCommand: Command = {
   name: 'keep',
   summary: 'copy sessions into custody before the agents prune them (no id: every session)',
-  usage: 'keep [--all | <session-id>...] [--agent A] [--installation NAME] [--json]',
+  usage: 'keep [--all | <session-id>...] [--verify] [--agent A] [--installation NAME] [--json]',
   flags: [
     { name: 'all', help: 'keep every session of every agent home (what `keep` with no id does)' },
+    {
+      name: 'verify',
+      help: 'compare every kept file with its source by content, not by size and time (slower; catches a same-size rewrite whose time was put back)',
+    },
     { name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp },
     { name: 'installation', value: 'name', help: 'the name to keep this agent home under (default: derived from the home path)' },
     ...commonFlags,
@@ -80,18 +84,30 @@ export const keepCommand: Command = {
     }
     const json = flag(args, 'json');
     const progress = progressBar(ctx.stderr, 'keeping', ids.length === 0);
-    const stop = new AbortController();
-    void ctx.interrupted().then(() => stop.abort());
-    const report = await catalog.keep({
-      ids: ids.length > 0 ? ids : undefined,
-      installationName,
-      signal: stop.signal,
-      onProgress: (d, t) => progress.update(d, t),
-    });
+    // A signal stops the keep after the sessions in flight (their copies are published whole).
+    const signal = ctx.stopSignal();
+    const stopped = (): number => {
+      ctx.stderr.write('interrupted: what was kept so far is whole; run keep again to finish\n');
+      return ctx.stopCode();
+    };
+    let report: KeepReport;
+    try {
+      report = await catalog.keep({
+        ids: ids.length > 0 ? ids : undefined,
+        installationName,
+        signal,
+        verify: flag(args, 'verify'),
+        onProgress: (d, t) => progress.update(d, t),
+      });
+    } catch (error) {
+      progress.done();
+      if (signal.aborted) return stopped();
+      throw error;
+    }
     progress.done();
-    if (json) ctx.stdout.write(`${JSON.stringify({ ...report, interrupted: stop.signal.aborted }, null, 2)}\n`);
+    if (json) ctx.stdout.write(`${JSON.stringify({ ...report, interrupted: signal.aborted }, null, 2)}\n`);
     else printText(report, ids.length > 0, ctx);
-    if (stop.signal.aborted) ctx.stderr.write('interrupted: what was kept so far is whole; run keep again to finish\n');
-    return report.totals.failed > 0 || stop.signal.aborted ? 1 : 0;
+    if (signal.aborted) return stopped();
+    return report.totals.failed > 0 ? 1 : 0;
   },
 };

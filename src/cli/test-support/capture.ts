@@ -37,6 +37,8 @@ export function captureContext(home: string, color = false): CliContext & { stdo
     version: '0.0.0-test',
     agents: agentHomes(lookup),
     interrupted: () => new Promise<string>(() => undefined),
+    stopSignal: () => new AbortController().signal,
+    stopCode: () => 130,
     now: () => Date.parse('2026-11-01T12:00:00Z'),
   };
 }
