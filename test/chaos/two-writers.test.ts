@@ -47,9 +47,7 @@ function startFirst(dir: string): { ready: Promise<void>; finish: () => Promise<
 }
 
 describe('two writers on one session', () => {
-  // Fails until `SessionLog.open` takes the session's exclusive lock (issue 10 item 8, the `mechanisms`
-  // branch, not merged into this one yet): today the second open succeeds and both append.
-  it.fails('the second gets a typed error and the log stays consistent', { timeout: 30_000 }, async () => {
+  it('the second gets a typed error and the log stays consistent', { timeout: 30_000 }, async () => {
     const lib = (await import(libraryUrl)) as Library;
     const dir = join(await tempDir('agentlog-chaos-'), 'logs', 'session-a');
     await mkdir(dir, { recursive: true });
