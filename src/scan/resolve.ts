@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { AgentReader, DiscoveredSession } from '../agents/types.js';
 import { isNotFound } from '../fs/stat.js';
+import { lookupCachedId, type CacheLookupOptions } from './cache-lookup.js';
 import { ScanError } from './errors.js';
 import { discoverAll, type AgentHomes } from './scan.js';
 
@@ -33,11 +34,18 @@ export async function resolvePathTarget(path: string, readers: readonly AgentRea
   throw new ScanError('NotASession', `${path} is not a session log agentlog can read (${readers.map((r) => r.displayName).join(', ')})`);
 }
 
-/** Finds a session by exact id, else by a prefix only one session has. */
-export async function resolveIdTarget(id: string, agents: AgentHomes[]): Promise<Resolved> {
+/**
+ * Finds a session by exact id, else by a prefix only one session has. With `cache`, an exact id the
+ * scan cache holds (and the files still match) is answered without walking every home.
+ */
+export async function resolveIdTarget(id: string, agents: AgentHomes[], cache?: CacheLookupOptions): Promise<Resolved> {
   // Every id starts with the empty prefix: a blank target would pick whichever session is alone.
   if (id.trim() === '')
     throw new ScanError('AmbiguousSession', 'an empty session id matches every session; give an id, a unique id prefix or a file');
+  if (cache !== undefined) {
+    const hit = await lookupCachedId(id, agents, cache);
+    if (hit !== null) return hit;
+  }
   const { sessions } = await discoverAll(agents);
   const exact = sessions.filter((s) => s.session.sessionId === id);
   const matches = exact.length > 0 ? exact : sessions.filter((s) => s.session.sessionId.startsWith(id));
@@ -59,14 +67,14 @@ export async function resolveIdTarget(id: string, agents: AgentHomes[]): Promise
   return first;
 }
 
-export async function resolveTarget(target: string, agents: AgentHomes[]): Promise<Resolved> {
+export async function resolveTarget(target: string, agents: AgentHomes[], cache?: CacheLookupOptions): Promise<Resolved> {
   if (looksLikePath(target))
     return resolvePathTarget(
       target,
       agents.map((a) => a.reader),
     );
   try {
-    return await resolveIdTarget(target, agents);
+    return await resolveIdTarget(target, agents, cache);
   } catch (error) {
     // An id that is also a file name in the current folder still works.
     if (error instanceof ScanError && error.code === 'SessionNotFound') {

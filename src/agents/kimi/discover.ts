@@ -155,7 +155,7 @@ export async function discoverKimi(home: string, bounds: KimiBounds): Promise<Di
 }
 
 /** A session folder, its state.json, or one of its wires, wherever it lies. */
-export async function claimKimi(path: string): Promise<DiscoveredSession | null> {
+export async function claimKimi(path: string, bounds: KimiBounds): Promise<DiscoveredSession | null> {
   const abs = resolve(path);
   let dir = abs;
   try {
@@ -168,5 +168,8 @@ export async function claimKimi(path: string): Promise<DiscoveredSession | null>
     if (isNotFound(error)) return null;
     throw error;
   }
-  return describeSessionDir(dir, homeOfSessionDir(dir));
+  const home = homeOfSessionDir(dir);
+  // The working directory as discovery learns it (from the home's index), so a claimed session reads the same.
+  const index = await readSessionIndex(join(home, indexFileName), join(home, sessionsDirName), bounds.indexBytes, bounds.indexRecordBytes);
+  return describeSessionDir(dir, home, index.entries.find((e) => e.sessionDir === dir)?.workDir);
 }

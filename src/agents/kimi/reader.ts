@@ -44,7 +44,7 @@ export function makeKimiReader(bounds: KimiBounds = defaultKimiBounds): AgentRea
     homeVariables: [{ name: 'KIMI_CODE_HOME', default: '~/.kimi-code' }],
     homes: kimiHomes,
     discover: (home) => discoverKimi(home, bounds),
-    claim: claimKimi,
+    claim: (path) => claimKimi(path, bounds),
     parse: (session, ctx) => parseKimi(session, bounds, ctx.detail),
     async tree(session): Promise<TreeEntry[]> {
       return (await filesUnder(session.path)).map((path) => ({ relPath: relative(session.home, path), kind: 'file', path }));

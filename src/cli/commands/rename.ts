@@ -19,7 +19,7 @@ export const renameCommand: Command = {
     if (target === undefined || words.length === 0)
       throw new UsageError('rename takes a session (an id, a unique id prefix or a file) and the new name');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
-    const { reader, session } = await resolveTarget(target, agents);
+    const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
     // Names are stored without control characters: a name is for reading, never for driving a terminal.
     const { text: name, removed } = stripControls(words.join(' '));
     const renamed = await renameSession(ctx.stateRoot, reader.id, session.sessionId, session.path, name);

@@ -35,7 +35,7 @@ export const showCommand: Command = {
     if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
     if (flag(args, 'json') && flag(args, 'markdown')) throw new UsageError('--json and --markdown cannot be combined');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
-    const { reader, session } = await resolveTarget(target, agents);
+    const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
     const parsed = await reader.parse(session, { detail });
     const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
     for (const b of parsed.badLines) {

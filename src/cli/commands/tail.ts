@@ -8,6 +8,7 @@ import { shortTime } from '../render/format.js';
 import { looksLikePath, resolveIdTarget, resolvePathTarget } from '../../scan/resolve.js';
 import { Catalog, isCustodyError, type Entry } from '../../custody/index.js';
 import type { AgentHomes } from '../../scan/scan.js';
+import type { CacheLookupOptions } from '../../scan/cache-lookup.js';
 
 const defaultLines = 10;
 
@@ -25,10 +26,10 @@ function parseLines(raw: string | undefined): number {
 }
 
 /** The full id for an exact id or a unique prefix (kept copies included). */
-async function fullId(target: string, catalog: Catalog, agents: AgentHomes[]): Promise<string> {
+async function fullId(target: string, catalog: Catalog, agents: AgentHomes[], cache: CacheLookupOptions): Promise<string> {
   if ((await catalog.locate(target)) !== null) return target;
   try {
-    return (await resolveIdTarget(target, agents)).session.sessionId;
+    return (await resolveIdTarget(target, agents, cache)).session.sessionId;
   } catch (error) {
     if (isCustodyError(error) || (error as { code?: unknown }).code === 'SessionNotFound') return target;
     throw error;
@@ -57,7 +58,7 @@ async function openTarget(target: string, agents: AgentHomes[], ctx: CliContext)
     return { catalog, id: session.sessionId };
   }
   const catalog = await Catalog.open({ ...options, agents });
-  return { catalog, id: await fullId(target, catalog, agents) };
+  return { catalog, id: await fullId(target, catalog, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version }) };
 }
 
 function writeEntries(entries: readonly Entry[], ctx: CliContext): void {

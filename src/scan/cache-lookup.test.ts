@@ -1,0 +1,114 @@
+import { readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/support/temp.js';
+import { claudeCodeReader } from '../agents/claude-code/reader.js';
+import { assistant, sessionId, user, writeMain } from '../agents/claude-code/test-support/fixtures.js';
+import type { AgentHomes } from '../agents/types.js';
+import { lookupCachedId } from './cache-lookup.js';
+import { resolveIdTarget } from './resolve.js';
+import { scanCachePath } from './scan-cache.js';
+import { scan } from './scan.js';
+
+const readerVersion = 't';
+
+async function scanned(): Promise<{
+  agents: AgentHomes[];
+  claude: string;
+  main: string;
+  cache: { stateRoot: string; readerVersion: string };
+}> {
+  const root = await tempDir();
+  const claude = join(root, '.claude');
+  const main = await writeMain(claude, [user('hello', 0), assistant('m1', [{ type: 'text', text: 'hi' }], 1)]);
+  const agents = [{ reader: claudeCodeReader, homes: [claude] }];
+  const stateRoot = join(root, 'state');
+  await scan({ agents, stateRoot, userHome: null, readerVersion });
+  return { agents, claude, main, cache: { stateRoot, readerVersion } };
+}
+
+/** What `resolveIdTarget` answers: the session, or the error's code and message. */
+async function outcome(run: Promise<unknown>): Promise<unknown> {
+  try {
+    return { ok: await run };
+  } catch (error) {
+    const e = error as { code?: string; message: string };
+    return { code: e.code, message: e.message };
+  }
+}
+
+/** The cached answer must equal the full walk's, whatever changed since the scan. */
+async function expectSameAsDiscovery(id: string, agents: AgentHomes[], cache: { stateRoot: string; readerVersion: string }): Promise<void> {
+  const walked = await outcome(resolveIdTarget(id, agents));
+  expect(await outcome(resolveIdTarget(id, agents, cache))).toEqual(walked);
+}
+
+describe('resolving an id through the scan cache', () => {
+  it('answers an unchanged session from the cache, as the walk does', async () => {
+    const { agents, main, cache } = await scanned();
+    const hit = await lookupCachedId(sessionId, agents, cache);
+    expect(hit?.session.path).toBe(main);
+    expect(hit).toEqual(await resolveIdTarget(sessionId, agents));
+  });
+
+  it('does not trust the cache for a file that grew', async () => {
+    const { agents, main, cache } = await scanned();
+    await writeFile(main, `${await readFile(main, 'utf8')}${JSON.stringify(user('more', 2))}\n`);
+    expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
+    await expectSameAsDiscovery(sessionId, agents, cache);
+  });
+
+  it('does not trust the cache for a file replaced by another of the same size and mtime', async () => {
+    const { agents, main, cache } = await scanned();
+    // A whole-second mtime, so it can be set back exactly after the file is replaced.
+    const when = 1_700_000_000;
+    await utimes(main, when, when);
+    await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    expect(await lookupCachedId(sessionId, agents, cache)).not.toBeNull();
+    const before = await stat(main);
+    const text = await readFile(main, 'utf8');
+    const other = text.replace('hello', 'jello');
+    expect(other.length).toBe(text.length);
+    await writeFile(`${main}.new`, other);
+    await rename(`${main}.new`, main);
+    await utimes(main, when, when);
+    const after = await stat(main);
+    expect([after.ino !== before.ino, after.size, after.mtimeMs]).toEqual([true, before.size, before.mtimeMs]);
+    expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
+    await expectSameAsDiscovery(sessionId, agents, cache);
+  });
+
+  it('answers a prefix a new session shares exactly as the walk does (ambiguous), and the full id still', async () => {
+    const { agents, claude, cache } = await scanned();
+    const newer = '11111111-2222-4333-8444-999999999999';
+    await writeMain(claude, [user('second', 0, { sessionId: newer })], newer);
+    const prefix = sessionId.slice(0, 8);
+    expect(await lookupCachedId(prefix, agents, cache)).toBeNull();
+    await expectSameAsDiscovery(prefix, agents, cache);
+    expect(await outcome(resolveIdTarget(prefix, agents, cache))).toMatchObject({ code: 'AmbiguousSession' });
+    await expectSameAsDiscovery(sessionId, agents, cache);
+    await expectSameAsDiscovery(newer, agents, cache);
+  });
+
+  it('does not answer a deleted session from the cache', async () => {
+    const { agents, main, cache } = await scanned();
+    await rm(main);
+    expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
+    await expectSameAsDiscovery(sessionId, agents, cache);
+    expect(await outcome(resolveIdTarget(sessionId, agents, cache))).toMatchObject({ code: 'SessionNotFound' });
+  });
+
+  it('walks the homes past a corrupt cache file and leaves the file for scan to report', async () => {
+    const { agents, cache } = await scanned();
+    const path = scanCachePath(cache.stateRoot);
+    await writeFile(path, '{"version": 2, "entries": [');
+    expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
+    await expectSameAsDiscovery(sessionId, agents, cache);
+    expect(await readFile(path, 'utf8')).toBe('{"version": 2, "entries": [');
+  });
+
+  it('ignores a cache written by other readers', async () => {
+    const { agents, cache } = await scanned();
+    expect(await lookupCachedId(sessionId, agents, { ...cache, readerVersion: 'other' })).toBeNull();
+  });
+});

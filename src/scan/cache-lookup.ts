@@ -1,0 +1,85 @@
+// Resolves an exact session id through the scan cache, trusting an entry only when the session it
+// names is claimed again at the same path with the same cache key (every file's size and mtime and
+// the main file's first bytes); anything else returns null so the caller walks every home as before.
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { AgentHomes, AgentReader, DiscoveredSession } from '../agents/types.js';
+import { agentIds } from '../record/types.js';
+import { scanCachePath, scanCacheVersion, sessionKey } from './scan-cache.js';
+
+/** Where the scan cache lives and which readers wrote it (a cache of another version is ignored). */
+export interface CacheLookupOptions {
+  stateRoot: string;
+  readerVersion: string;
+}
+
+// Only what the lookup needs: the rest of each entry is the scan's business (and validated there).
+const lookupFileSchema = z.object({
+  version: z.literal(scanCacheVersion),
+  readerVersion: z.string(),
+  entries: z.record(
+    z.string(),
+    z.object({
+      key: z.string(),
+      row: z.object({ agent: z.enum(agentIds), session_id: z.string() }).nullable(),
+    }),
+  ),
+});
+
+interface Candidate {
+  reader: AgentReader;
+  homes: string[];
+  path: string;
+  key: string;
+}
+
+/** The cache file's entries for this reader version, or null when it is absent, unreadable, corrupt or stale. */
+async function readEntries(opts: CacheLookupOptions): Promise<z.infer<typeof lookupFileSchema>['entries'] | null> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(scanCachePath(opts.stateRoot), 'utf8'));
+  } catch {
+    // Never repaired or moved aside here: `scan` owns the file and reports what is wrong with it.
+    return null;
+  }
+  const parsed = lookupFileSchema.safeParse(json);
+  if (!parsed.success || parsed.data.readerVersion !== opts.readerVersion) return null;
+  return parsed.data.entries;
+}
+
+/**
+ * The session with exactly this id, from the cache, verified against the files as they are now.
+ * Null (walk the homes instead) on a miss, on more than one cached session with the id, on a file
+ * that changed, moved or vanished, and on an absent or unusable cache. Prefixes are never answered
+ * here: a session written since the last scan could share the prefix, and only a walk would see it.
+ */
+export async function lookupCachedId(
+  id: string,
+  agents: AgentHomes[],
+  opts: CacheLookupOptions,
+): Promise<{ reader: AgentReader; session: DiscoveredSession } | null> {
+  const entries = await readEntries(opts);
+  if (entries === null) return null;
+  const candidates: Candidate[] = [];
+  for (const [cacheId, entry] of Object.entries(entries)) {
+    if (entry.row === null || entry.row.session_id !== id) continue;
+    const agent = agents.find((a) => a.reader.id === entry.row?.agent);
+    if (agent === undefined) continue;
+    // The scan keys entries `<agent>:<absolute path>`.
+    const path = cacheId.slice(`${agent.reader.id}:`.length);
+    candidates.push({ reader: agent.reader, homes: agent.homes, path, key: entry.key });
+  }
+  const only = candidates[0];
+  if (only === undefined || candidates.length > 1) return null;
+  let session: DiscoveredSession | null;
+  try {
+    session = await only.reader.claim(only.path);
+    if (session === null) return null;
+    if (session.agent !== only.reader.id || session.sessionId !== id || session.path !== only.path) return null;
+    if (!only.homes.includes(session.home)) return null;
+    if ((await sessionKey(session)) !== only.key) return null;
+  } catch {
+    return null;
+  }
+  return { reader: only.reader, session };
+}
