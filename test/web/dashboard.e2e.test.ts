@@ -7,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendLive, writeHome } from './fixtures.js';
 import { type Harness, outputDir, startHarness } from './serve-harness.js';
 
+// The page's budgets (1 s to a hit, 2 s to a live line) are measured by the bench on a quiet machine;
+// here the browser shares two cores with the rest of the suite, so each wait allows three times the budget.
+const within = (budgetMs: number): number => budgetMs * 3;
+
 let h: Harness;
 let livePath = '';
 let changingPath = '';
@@ -52,7 +56,7 @@ describe('the dashboard', () => {
     await expect(card.getByText('Three callers').first().isVisible()).resolves.toBe(true);
     expect(await transcript.getByText('subagent-inner-step').count()).toBe(0);
     await card.getByRole('button', { name: /Show steps/ }).click();
-    await transcript.getByText('subagent-inner-step').waitFor({ timeout: 2000 });
+    await transcript.getByText('subagent-inner-step').waitFor({ timeout: within(2000) });
     await shot(page, 'transcript-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, 'transcript-dark');
@@ -82,8 +86,8 @@ describe('the dashboard', () => {
     const started = Date.now();
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('quartzite');
     const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'quartzite' }).first();
-    await mark.waitFor({ timeout: 1000 + 500 });
-    expect(Date.now() - started).toBeLessThan(1500);
+    await mark.waitFor({ timeout: within(1000) });
+    expect(Date.now() - started).toBeLessThan(within(1000));
     await shot(page, 'search-light');
     await mark.click();
     const current = page.getByRole('region', { name: 'Transcript' }).locator('[aria-current="true"]');
@@ -114,8 +118,8 @@ describe('the dashboard', () => {
     await page.waitForTimeout(500);
     const started = Date.now();
     await appendLive(livePath, 'freshly-appended-line');
-    await transcript.getByText('freshly-appended-line').waitFor({ timeout: 2000 });
-    expect(Date.now() - started).toBeLessThan(2000);
+    await transcript.getByText('freshly-appended-line').waitFor({ timeout: within(2000) });
+    expect(Date.now() - started).toBeLessThan(within(2000));
     await page.close();
   });
 
@@ -123,7 +127,7 @@ describe('the dashboard', () => {
     const page = await openDashboard();
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('obsidian');
     const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'obsidian' }).first();
-    await mark.waitFor({ timeout: 2000 });
+    await mark.waitFor({ timeout: within(2000) });
     // The message's line is gone from the log (rewritten by hand, or a rewind that dropped it).
     const kept = (await readFile(changingPath, 'utf8')).split('\n').filter((l) => !l.includes('obsidian'));
     await writeFile(changingPath, kept.join('\n'));
@@ -222,8 +226,8 @@ describe('the dashboard', () => {
     await page
       .getByRole('list', { name: 'Sessions' })
       .getByRole('button', { name: 'Rename the walrus endpoint to /v2/lanterns' })
-      .waitFor({ timeout: 2000 });
-    expect(Date.now() - t0).toBeLessThan(2000);
+      .waitFor({ timeout: within(2000) });
+    expect(Date.now() - t0).toBeLessThan(within(2000));
     await shot(page, 'hostile-light');
     expect(h.dialogs).toEqual([]);
     expect(h.foreignRequests).toEqual([]);
