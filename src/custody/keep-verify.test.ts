@@ -4,8 +4,9 @@ import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeHome, jsonlReader, line, writeSession } from './test-support/homes.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
-describe('keep --verify', () => {
+describe.skipIf(!hasCorpus)('keep --verify', () => {
   it('catches the same-size, same-mtime rewrite the quick check lets through', async () => {
     const t = await claudeHome();
     const reader = jsonlReader();

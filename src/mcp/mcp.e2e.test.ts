@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliPath } from '../../test/support/cli.js';
 import { copyCorpus, tempDir } from '../../test/support/temp.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
 async function sixAgentHome(): Promise<Record<string, string>> {
   const home = await tempDir();
@@ -76,7 +77,7 @@ interface Hit {
   locator: Record<string, unknown>;
 }
 
-describe('agentlog mcp', () => {
+describe.skipIf(!hasCorpus)('agentlog mcp', () => {
   it('lists four tools with object schemas and descriptions', async () => {
     const client = await connect(await sixAgentHome());
     expect(client.getServerVersion()?.name).toBe('agentlog');

@@ -4,6 +4,7 @@ import type { MessageRecord } from '../record/message-index.js';
 import type { AgentId } from '../record/types.js';
 import type { ErrorBody, HealthBody, SessionDetailBody, SessionsBody, UsageBody } from './api-types.js';
 import { authed, machine, testHost, testToken, type Machine } from './test-support/fixture-home.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
 async function json<T>(m: Machine, path: string, init: RequestInit = {}): Promise<{ status: number; body: T; headers: Headers }> {
   const res = await m.app.request(path, { ...init, headers: { ...authed(), ...(init.headers as Record<string, string> | undefined) } });
@@ -27,7 +28,7 @@ async function recordsOf(m: Machine, agent: AgentId): Promise<{ id: string; reco
 const detailPath = (agent: string, id: string, q = ''): string => `/api/session/${agent}/${id}${q}`;
 const locateQ = (loc: unknown, extra = ''): string => `?locate=${encodeURIComponent(JSON.stringify(loc))}${extra}`;
 
-describe('security', () => {
+describe.skipIf(!hasCorpus)('security', () => {
   it('answers 401 without the token, 403 for a foreign Host or Origin, and sets the headers on every answer', async () => {
     const m = await machine({ fill: false });
     const none = await m.app.request('/api/health', { headers: { Host: testHost } });
@@ -85,7 +86,7 @@ describe('security', () => {
   });
 });
 
-describe('routes', () => {
+describe.skipIf(!hasCorpus)('routes', () => {
   it('health, sessions (paged, filtered), detail pages, record, usage', async () => {
     const m = await machine();
     const health = await json<HealthBody>(m, '/api/health');
@@ -148,7 +149,7 @@ describe('routes', () => {
   });
 });
 
-describe('locate', () => {
+describe.skipIf(!hasCorpus)('locate', () => {
   const agents: AgentId[] = ['claude_code', 'codex', 'kimi', 'pi', 'intendant'];
 
   for (const agent of agents) {

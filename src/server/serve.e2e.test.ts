@@ -10,6 +10,7 @@ import { cliPath } from '../../test/support/cli.js';
 import { corpusPath, tempDir } from '../../test/support/temp.js';
 import type { HealthBody } from './api-types.js';
 import { envFor, fillHomes } from './test-support/fixture-home.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
 /** Every server a test started, stopped after it even when an assertion failed mid-way. */
 const children: ChildProcess[] = [];
@@ -61,7 +62,7 @@ function locks(dir: string): string[] {
   return out;
 }
 
-describe('agentlog serve', () => {
+describe.skipIf(!hasCorpus)('agentlog serve', () => {
   it('prints the login URL, refuses a second server, stops cleanly on SIGTERM mid-sweep and restarts at once', async () => {
     const root = await tempDir('agentlog-serve-e2e-');
     await fillHomes(root);

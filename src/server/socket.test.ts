@@ -10,6 +10,7 @@ import { sweep } from '../search/sweep.js';
 import type { DeepSearchLine, ErrorBody, MessageSearchBody, RenameBody, SessionDetailBody, SessionsBody } from './api-types.js';
 import { createApp } from './app.js';
 import { machine, testToken, type Machine } from './test-support/fixture-home.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -76,7 +77,7 @@ const claudeFile = (m: Machine): string => join(m.root, '.claude', 'projects', '
 const newLine = (n: number): string =>
   `${JSON.stringify({ type: 'user', uuid: `live-${n}`, sessionId: claudeId, timestamp: new Date().toISOString(), message: { role: 'user', content: `live line ${n}` } })}\n`;
 
-describe('events', () => {
+describe.skipIf(!hasCorpus)('events', () => {
   it('replays, then streams appends live, and resumes from Last-Event-ID with no gap or repeat', async () => {
     const m = await machine();
     const base = await listen(m);
@@ -116,7 +117,7 @@ describe('events', () => {
   });
 });
 
-describe('searches', () => {
+describe.skipIf(!hasCorpus)('searches', () => {
   it('serves the search --json document with no-store, and a third concurrent query gets 429 busy', async () => {
     const m = await machine();
     await sweep({ root: m.store.searchRoot, agents: m.store.readableAgents(), windowDays: 0 });
@@ -165,7 +166,7 @@ describe('searches', () => {
   });
 });
 
-describe('custody through the server', () => {
+describe.skipIf(!hasCorpus)('custody through the server', () => {
   it('renames, zips the kept tree, and reads a session from the kept copy after its vendor files are deleted', async () => {
     const m = await machine();
     const base = await listen(m);

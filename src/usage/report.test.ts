@@ -6,6 +6,7 @@ import type { AgentId } from '../record/types.js';
 import { type BucketRow, bucketsFromRecord, slotMs } from './buckets.js';
 import { canonicalModel, estimateCost } from './pricing.js';
 import { buildReport, type UsageQuery, type UsageSource } from './report.js';
+import { hasCorpus } from '../../test/support/corpus.js';
 
 const slot = (iso: string): number => Math.floor(Date.parse(iso) / slotMs);
 const row = (iso: string, model: number, input: number, output: number, cost = -1): BucketRow => [
@@ -127,7 +128,7 @@ describe('pricing', () => {
     expect(estimateCost('claude-sonnet-4-5', { ...t, long: true })).toBeCloseTo(1.5, 9);
   });
 
-  it('estimates the real 774 KB Claude Code session within 0.5% of ccusage', async () => {
+  it.skipIf(!hasCorpus)('estimates the real 774 KB Claude Code session within 0.5% of ccusage', async () => {
     const file = 'fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl';
     const path = await copyCorpus(`claude/projects/-sample-project/${file}`, join(await tempDir(), '.claude', 'projects', 'p', file));
     const session = await claudeCodeReader.claim(path);

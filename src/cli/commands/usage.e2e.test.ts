@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
 import { copyCorpus, tempDir } from '../../../test/support/temp.js';
 import { assistant, toolResult, toolUse, usage, user, writeMain, writeSubagent } from '../../agents/claude-code/test-support/fixtures.js';
+import { hasCorpus } from '../../../test/support/corpus.js';
 
 interface Row {
   period: string;
@@ -122,7 +123,7 @@ describe('agentlog usage', () => {
     expect([text.code, text.stdout]).toEqual([0, 'no token usage found for these agents and days\n']);
   });
 
-  it('adds up to exactly what scan shows, per agent, for every agent’s real logs', async () => {
+  it.skipIf(!hasCorpus)('adds up to exactly what scan shows, per agent, for every agent’s real logs', async () => {
     const home = await tempDir();
     await copyCorpus('claude/projects/-sample-project', join(home, '.claude', 'projects', '-sample-project'));
     await copyCorpus('claude/projects/-subagent-demo', join(home, '.claude', 'projects', '-subagent-demo'));
