@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { type DiscoveredSession, type FileProblem, problemKinds } from '../agents/types.js';
 import { errorMessage, isNotFound } from '../fs/stat.js';
 import { agentIds } from '../record/types.js';
-import { writeFileAtomic } from '../sessionlog/index.js';
+import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { usageBucketsSchema } from '../usage/buckets.js';
 import type { SessionRow } from './session-row.js';
 
@@ -180,7 +180,7 @@ export class ScanCache {
     const body = { version: scanCacheVersion, readerVersion: this.readerVersion, entries: this.next };
     try {
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      writeFileAtomic(this.path, JSON.stringify(body));
+      writeFileAtomicSync(this.path, JSON.stringify(body));
     } catch (error) {
       this.problems.push({
         path: this.path,
