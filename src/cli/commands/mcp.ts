@@ -1,10 +1,8 @@
 // `agentlog mcp`: a Model Context Protocol server on stdin/stdout, so a coding agent can search and
 // read past sessions. stdout carries protocol messages only; anything else goes to stderr.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { commonFlags } from '../args.js';
 import { timeZoneOf } from './usage.js';
 import type { Command } from '../command.js';
-import { createMcpServer } from '../../mcp/server.js';
 
 export const mcpCommand: Command = {
   name: 'mcp',
@@ -15,6 +13,9 @@ export const mcpCommand: Command = {
     ...commonFlags,
   ],
   async run(args, ctx) {
+    // Loaded here, not at start-up: every other command would otherwise compile the SDK first.
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { createMcpServer } = await import('../../mcp/server.js');
     const timeZone = timeZoneOf(args, ctx);
     const server = createMcpServer(
       {

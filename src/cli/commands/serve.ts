@@ -7,8 +7,6 @@ import { commonFlags, flag, flagValue, intFlag, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { asOnlyServer } from '../../server/instance-lock.js';
 import { logDir, openServeLog } from '../../server/serve-log.js';
-import { runServer } from '../../server/server.js';
-import { openStore } from '../../server/store.js';
 import { loadOrCreateToken } from '../../server/token.js';
 
 const loopback = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -58,6 +56,9 @@ export const serveCommand: Command = {
       ctx.stderr.write(
         `warning: --host ${host} is not a loopback address: anyone who can reach it and has the token can read every session\n`,
       );
+    // Loaded here, not at start-up: every other command would otherwise compile the HTTP stack first.
+    const { runServer } = await import('../../server/server.js');
+    const { openStore } = await import('../../server/store.js');
     const token = await loadOrCreateToken(ctx.stateRoot);
     return asOnlyServer(ctx.stateRoot, async () => {
       const log = openServeLog({ dir: logDir(ctx.stateRoot), now: ctx.now });
