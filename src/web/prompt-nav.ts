@@ -1,12 +1,16 @@
 // j/k: the next or previous user prompt in the transcript, relative to what is on screen.
 
-/** The prompt after (dir 1) or before (dir -1) the current one; `current` is the focused prompt, if any. */
-export function stepPrompt(container: HTMLElement, dir: 1 | -1): HTMLElement | null {
+/**
+ * The prompt after (dir 1) or before (dir -1) the current one; `current` is the focused prompt, if any.
+ * `fromTop` (just after `g`): the place is before the first prompt, wherever the scroll has got to.
+ */
+export function stepPrompt(container: HTMLElement, dir: 1 | -1, fromTop = false): HTMLElement | null {
   const prompts = Array.from(container.querySelectorAll<HTMLElement>('[data-prompt]'));
   if (prompts.length === 0) return null;
   const active = document.activeElement;
-  let index = prompts.indexOf(active as HTMLElement);
-  if (index === -1) {
+  // Just after `g` the place is before the first prompt: j lands on it, k stays on it.
+  let index = fromTop ? -1 : prompts.indexOf(active as HTMLElement);
+  if (!fromTop && index === -1) {
     // Nothing focused yet: start from the prompt nearest the top of the view.
     const top = container.getBoundingClientRect().top;
     const firstBelow = prompts.findIndex((p) => p.getBoundingClientRect().top >= top - 1);

@@ -52,6 +52,8 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
   const scroller = useRef<HTMLDivElement>(null);
   const pendingScroll = useRef<'focus' | 'bottom' | 'seen' | { keepFrom: number } | null>(null);
   const pane = useRef<HTMLElement>(null);
+  // After `g` the next `j` means the first prompt, even while the scroll to the top is still under way.
+  const fromTop = useRef(false);
   const [mode, setMode] = useState<'record' | 'entries'>(summary !== null && summary.turns > bigSessionTurns ? 'entries' : 'record');
   const onLocate = useCallback((result: LocateResult) => {
     if (result.state !== 'resolved')
@@ -202,9 +204,13 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
   control.current = {
     prompt: (dir) => {
       const el = pane.current?.querySelector<HTMLElement>('.transcript');
-      if (el !== null && el !== undefined) stepPrompt(el, dir);
+      const start = fromTop.current;
+      fromTop.current = false;
+      if (el !== null && el !== undefined) stepPrompt(el, dir, start);
     },
     top: () => {
+      fromTop.current = true;
+      (document.activeElement as HTMLElement | null)?.blur();
       setFrom(0);
       requestAnimationFrame(() => scroller.current?.scrollTo({ top: 0 }));
     },
