@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionLog } from '../../src/sessionlog/index.js';
 import { runCli } from '../support/cli.js';
-import { copyCorpus, tempDir } from '../support/temp.js';
+import { corpusAgentHome } from '../support/corpus-home.js';
+import { tempDir } from '../support/temp.js';
 import { hasCorpus } from '../../test/support/corpus.js';
 
 interface Row {
@@ -15,33 +16,7 @@ interface Row {
 }
 
 async function sevenAgentHome(home: string): Promise<Record<string, string>> {
-  const claude = join(home, '.claude', 'projects');
-  await copyCorpus('claude/projects/-sample-project', join(claude, '-sample-project'));
-  await copyCorpus('claude/projects/-subagent-demo', join(claude, '-subagent-demo'));
-  await copyCorpus('codex/sessions', join(home, '.codex', 'sessions'));
-
-  const kimiSession = join(home, '.kimi-code', 'sessions', 'wd_project_ac3bb318f98e', 'session_3c1f2d8e-1b2a-4c3d-8e9f-0a1b2c3d4e5f');
-  await copyCorpus('kimi/loose/assistant_tools.state.json', join(kimiSession, 'state.json'));
-  await copyCorpus('kimi/loose/assistant_tools.wire.jsonl', join(kimiSession, 'agents', 'main', 'wire.jsonl'));
-  await copyCorpus('kimi/loose/subagent_agent-0.wire.jsonl', join(kimiSession, 'agents', 'agent-0', 'wire.jsonl'));
-
-  await copyCorpus(
-    'pi/loose/large-session.jsonl',
-    join(home, '.pi', 'agent', 'sessions', '--work-pi--', '2025-11-20T23-33-50-805Z_pi-corpus.jsonl'),
-  );
-
-  const chats = join(home, '.gemini', 'tmp', '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9', 'chats');
-  await copyCorpus('gemini/loose/small.json', join(chats, 'session-2026-01-16T18-34-3739ef95.json'));
-  await copyCorpus('gemini/loose/jsonl_v040.jsonl', join(chats, 'session-2026-04-29T21-39-gemini_s.jsonl'));
-
-  const storage = join(home, '.local', 'share', 'opencode', 'storage');
-  await copyCorpus(
-    'opencode/storage_v2/session/proj_test/ses_s_stage0_small.json',
-    join(storage, 'session', 'proj_test', 'ses_s_stage0_small.json'),
-  );
-  await copyCorpus('opencode/storage_v2/message/s_stage0_small', join(storage, 'message', 's_stage0_small'));
-  await copyCorpus('opencode/storage_v2/part/m_user_small', join(storage, 'part', 'm_user_small'));
-  await copyCorpus('opencode/storage_v2/part/m_assistant_small', join(storage, 'part', 'm_assistant_small'));
+  const agentEnv = await corpusAgentHome(home);
 
   // Intendant: a session written by our own session-log library.
   const intendant = join(home, '.intendant');
@@ -54,12 +29,7 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   await log.close();
   await writeFile(join(home, 'README'), 'seven agents\n');
 
-  return {
-    KIMI_CODE_HOME: join(home, '.kimi-code'),
-    PI_CODING_AGENT_DIR: join(home, '.pi', 'agent'),
-    INTENDANT_HOME: intendant,
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-  };
+  return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
 describe.skipIf(!hasCorpus)('a home with all seven agents', () => {

@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../test/support/cli.js';
-import { copyCorpus, tempDir } from '../../../test/support/temp.js';
+import { corpusAgentHome } from '../../../test/support/corpus-home.js';
+import { tempDir } from '../../../test/support/temp.js';
 import { assistant, toolResult, toolUse, usage, user, writeMain, writeSubagent } from '../../agents/claude-code/test-support/fixtures.js';
 import { hasCorpus } from '../../../test/support/corpus.js';
 
@@ -125,32 +126,7 @@ describe('agentlog usage', () => {
 
   it.skipIf(!hasCorpus)('adds up to exactly what scan shows, per agent, for every agent’s real logs', async () => {
     const home = await tempDir();
-    await copyCorpus('claude/projects/-sample-project', join(home, '.claude', 'projects', '-sample-project'));
-    await copyCorpus('claude/projects/-subagent-demo', join(home, '.claude', 'projects', '-subagent-demo'));
-    await copyCorpus('codex/sessions', join(home, '.codex', 'sessions'));
-    const kimi = join(home, '.kimi-code', 'sessions', 'wd_project_ac3bb318f98e', 'session_3c1f2d8e-1b2a-4c3d-8e9f-0a1b2c3d4e5f');
-    await copyCorpus('kimi/loose/assistant_tools.state.json', join(kimi, 'state.json'));
-    await copyCorpus('kimi/loose/assistant_tools.wire.jsonl', join(kimi, 'agents', 'main', 'wire.jsonl'));
-    await copyCorpus('kimi/loose/subagent_agent-0.wire.jsonl', join(kimi, 'agents', 'agent-0', 'wire.jsonl'));
-    await copyCorpus(
-      'pi/loose/large-session.jsonl',
-      join(home, '.pi', 'agent', 'sessions', '--work-pi--', '2025-11-20T23-33-50-805Z_pi.jsonl'),
-    );
-    const chats = join(home, '.gemini', 'tmp', '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9', 'chats');
-    await copyCorpus('gemini/loose/small.json', join(chats, 'session-2026-01-16T18-34-3739ef95.json'));
-    await copyCorpus('gemini/loose/jsonl_v040.jsonl', join(chats, 'session-2026-04-29T21-39-gemini_s.jsonl'));
-    const storage = join(home, '.local', 'share', 'opencode', 'storage');
-    await copyCorpus(
-      'opencode/storage_v2/session/proj_test/ses_s_stage0_small.json',
-      join(storage, 'session', 'proj_test', 'ses_s_stage0_small.json'),
-    );
-    await copyCorpus('opencode/storage_v2/message/s_stage0_small', join(storage, 'message', 's_stage0_small'));
-    await copyCorpus('opencode/storage_v2/part/m_assistant_small', join(storage, 'part', 'm_assistant_small'));
-    const env = {
-      KIMI_CODE_HOME: join(home, '.kimi-code'),
-      PI_CODING_AGENT_DIR: join(home, '.pi', 'agent'),
-      XDG_DATA_HOME: join(home, '.local', 'share'),
-    };
+    const env = await corpusAgentHome(home);
     const scan = await runCli(['scan', '--json'], home, env);
     const sessions = (JSON.parse(scan.stdout) as { sessions: { agent: string; totals_with_subagents: Record<string, number> }[] }).sessions;
     const fromScan = new Map<string, number[]>();
