@@ -18,6 +18,8 @@ export const agentRoots = {
   intendant: '.intendant',
   gemini: '.gemini',
   opencode: join('.local', 'share', 'opencode'),
+  cline: join('.cline', 'data'),
+  roo_code: join('.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'),
 };
 
 export const agentIds = Object.keys(agentRoots);

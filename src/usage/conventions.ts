@@ -19,4 +19,7 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   intendant: { inputIncludesCacheRead: false, reasoningApart: false },
   gemini: { inputIncludesCacheRead: true, reasoningApart: true },
   opencode: { inputIncludesCacheRead: false, reasoningApart: true },
+  // Cline's and Roo Code's figures carry no reasoning count; the readers take cache out of input.
+  cline: { inputIncludesCacheRead: false, reasoningApart: false },
+  roo_code: { inputIncludesCacheRead: false, reasoningApart: false },
 };

@@ -8,6 +8,7 @@ import { FixtureSession as IntendantSession } from '../../src/agents/intendant/t
 import * as kimi from '../../src/agents/kimi/test-support/wire.js';
 import * as opencode from '../../src/agents/opencode/test-support/fixtures.js';
 import * as pi from '../../src/agents/pi/test-support/pi.js';
+import * as clineTasks from '../../src/agents/cline/test-support/tasks.js';
 import type { DiscoveredSession } from '../../src/agents/types.js';
 import type { AgentId } from '../../src/record/types.js';
 
@@ -201,6 +202,73 @@ const opencodeHome: HomeFixture = {
   },
 };
 
+/** Cline and Roo Code rewrite a task's documents whole: a grown task is written again with both exchanges. */
+const clineTask = (roo: boolean, n: number, grown: boolean): clineTasks.TaskFiles => {
+  const base = Date.UTC(2026, 9, 1, 9, n);
+  const [q, a] = said(n);
+  const tag = roo ? 'user_message' : 'task';
+  const stamp = (ms: number): { ts?: number } => (roo ? { ts: ms } : {});
+  const api: unknown[] = [
+    clineTasks.taskMessage(q, '/work/app', roo ? base : undefined, tag),
+    clineTasks.assistantMessage([clineTasks.text(a)], {
+      ...stamp(base + 2000),
+      ...(roo ? {} : clineTasks.clineModel('claude-sonnet-4-5')),
+    }),
+  ];
+  const ui: unknown[] = [
+    clineTasks.ui(base, 'say', 'task', q, -1),
+    clineTasks.apiReq(base + 1000, -1, { tokensIn: 100, tokensOut: 10, cacheReads: 40, cacheWrites: 0, cost: 0.01 }),
+    clineTasks.ui(base + 2000, 'say', 'completion_result', a, 0),
+  ];
+  if (grown) {
+    const [q2, a2] = saidLater(n);
+    api.push(
+      {
+        role: 'user',
+        content: [clineTasks.text(`<${roo ? 'user_message' : 'feedback'}>\n${q2}\n</${roo ? 'user_message' : 'feedback'}>`)],
+        ...stamp(base + 3000),
+      },
+      clineTasks.assistantMessage([clineTasks.text(a2)], stamp(base + 4000)),
+    );
+    ui.push(
+      clineTasks.ui(base + 3000, 'say', 'user_feedback', q2, 1),
+      clineTasks.apiReq(base + 3500, 1, { tokensIn: 120, tokensOut: 12, cacheReads: 60, cacheWrites: 0, cost: 0.01 }),
+      clineTasks.ui(base + 4000, 'say', 'completion_result', a2, 2),
+    );
+  }
+  return {
+    api,
+    ui,
+    ...(roo
+      ? {
+          historyItem: {
+            id: `roo-${n}`,
+            number: 1,
+            ts: base,
+            task: q,
+            tokensIn: 100,
+            tokensOut: 10,
+            totalCost: 0.01,
+            workspace: '/work/app',
+            mode: 'code',
+          },
+        }
+      : {}),
+  };
+};
+const clineHome = (roo: boolean): HomeFixture => {
+  const id = (n: number): string => (roo ? `0199a000-0000-7000-8000-00000000000${n}` : `176000000000${n}`);
+  return {
+    async write(home) {
+      for (const n of [0, 1]) await clineTasks.writeTask(home, id(n), clineTask(roo, n, false));
+    },
+    async grow(session) {
+      const n = session.sessionId === id(1) ? 1 : 0;
+      await clineTasks.writeTask(session.home, session.sessionId, clineTask(roo, n, true));
+    },
+  };
+};
+
 /** One home per agent id: a new agent without one is a compile error here. */
 export const homeFixtures: Record<AgentId, HomeFixture> = {
   claude_code: claudeHome,
@@ -210,4 +278,6 @@ export const homeFixtures: Record<AgentId, HomeFixture> = {
   intendant: intendantHome,
   gemini: geminiHome,
   opencode: opencodeHome,
+  cline: clineHome(false),
+  roo_code: clineHome(true),
 };

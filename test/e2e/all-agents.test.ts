@@ -8,6 +8,7 @@ import { runCli } from '../support/cli.js';
 import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
 import { hasCorpus } from '../../test/support/corpus.js';
+import { homeFixtures } from '../conformance/homes.js';
 
 interface Row {
   agent: string;
@@ -28,6 +29,9 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   log.writeSummary({ outcome: 'completed' });
   await log.close();
   await writeFile(join(home, 'README'), 'seven agents\n');
+  // Agents without corpus logs: homes written in their real shape by the conformance fixtures.
+  await homeFixtures.cline.write(join(home, '.cline', 'data'));
+  await homeFixtures.roo_code.write(join(home, '.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'));
 
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
@@ -42,7 +46,7 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'gemini', 'intendant', 'kimi', 'opencode', 'pi']);
+    expect([...agents].sort()).toEqual(['claude_code', 'cline', 'codex', 'gemini', 'intendant', 'kimi', 'opencode', 'pi', 'roo_code']);
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {

@@ -1,0 +1,223 @@
+// `api_conversation_history.json` (Anthropic-style messages the extensions send and receive) as
+// turns: typed text without the injected context, reasoning, assistant prose, and tool calls paired
+// with their results, whether native (`tool_use` / `tool_result`) or written as text (XML tool uses
+// answered by `[tool for 'x'] Result:` blocks, paired in order).
+import { arr, asObject, num, obj, str, type JsonObject } from '../../json/narrow.js';
+import { clipMessage } from '../../record/clip.js';
+import { addTotals, emptyTotals, type ToolCall, type Turn } from '../../record/types.js';
+import { setResult, statusFeedback, toolCall } from './tool-call.js';
+import type { UiFacts } from './ui-messages.js';
+import { environmentCwd, isEnvironment, isInjected, resultHeader, resumedCwd, typedInResult, typedTexts } from './user-text.js';
+import { parseAssistantText } from './xml-tools.js';
+
+export interface Conversation {
+  turns: Turn[];
+  models: string[];
+  cwds: string[];
+  /** `new_task` calls (Roo Code subtasks) with the child task id their result names, if any. */
+  launches: { call: ToolCall; childId: string | null }[];
+  badRecords: number;
+}
+
+export interface ConversationInput {
+  messages: readonly unknown[];
+  ui: UiFacts | null;
+  /** The latest model Cline's task_metadata.json names (`model_usage`), for messages that name none. */
+  fallbackModel?: string;
+  full: boolean;
+}
+
+function iso(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
+}
+
+function blocksOf(content: unknown): readonly unknown[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content : [];
+}
+
+/** A tool result's text: a string, or its text blocks joined (images leave a marker). */
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  const pieces: string[] = [];
+  for (const b of Array.isArray(content) ? content : []) {
+    const block = asObject(b);
+    const t = str(block, 'text');
+    if (t !== undefined) pieces.push(t);
+    else if (str(block, 'type') === 'image') pieces.push('[image]');
+  }
+  return pieces.join('\n');
+}
+
+function pushOnce(list: string[], value: string | undefined): void {
+  if (value !== undefined && value !== '' && !list.includes(value)) list.push(value);
+}
+
+/** Reasoning text of a block or top-level item: `thinking`, `reasoning` text, or a summary list. */
+function reasoningText(block: JsonObject): string {
+  const direct = str(block, 'thinking') ?? str(block, 'text') ?? str(block, 'reasoning');
+  if (direct !== undefined) return direct.trim();
+  return (arr(block, 'summary') ?? [])
+    .map((s) => str(asObject(s), 'text') ?? '')
+    .join('\n')
+    .trim();
+}
+
+const childIdPattern = /(?:Subtask|Delegated to child task) ([A-Za-z0-9-]+)/;
+
+class Builder {
+  readonly out: Conversation = { turns: [], models: [], cwds: [], launches: [], badRecords: 0 };
+  /** The last assistant turn's calls still waiting for a result, in order, and by native id. */
+  private pending: ToolCall[] = [];
+  private byId = new Map<string, ToolCall>();
+  private model: string | undefined;
+
+  constructor(private readonly input: ConversationInput) {}
+
+  private at(i: number, msg: JsonObject, role: 'user' | 'assistant'): string | null {
+    const own = num(msg, 'ts');
+    if (own !== undefined) return iso(own);
+    const ui = this.input.ui;
+    if (ui === null || !ui.indexed) return null;
+    // A user message is sent right after its request is announced (said while message i-1 was last);
+    // an assistant message is stored after the last UI message of its request.
+    if (role === 'user') return iso(ui.requests.get(i - 1)?.at(-1)?.ts ?? ui.lastTs.get(i - 1));
+    return iso(ui.lastTs.get(i - 1));
+  }
+
+  private take(id: string | undefined): ToolCall | undefined {
+    const call = (id === undefined ? undefined : this.byId.get(id)) ?? this.pending[0];
+    if (call === undefined) return undefined;
+    this.pending = this.pending.filter((c) => c !== call);
+    return call;
+  }
+
+  private answer(call: ToolCall | undefined, output: string, isError: boolean, typed: string[]): void {
+    if (call !== undefined) {
+      setResult(call, output, isError, this.input.full);
+      if (call.name === 'new_task') {
+        const launch = this.out.launches.find((l) => l.call === call);
+        const childId = childIdPattern.exec(output)?.[1] ?? null;
+        if (launch !== undefined && childId !== null) launch.childId = childId;
+      }
+    }
+    typed.push(...typedInResult(output));
+    const feedback = statusFeedback(output);
+    if (feedback !== undefined) typed.push(...(typedTexts(feedback).length > 0 ? typedTexts(feedback) : [feedback]));
+  }
+
+  assistant(i: number, msg: JsonObject): void {
+    const at = this.at(i, msg, 'assistant');
+    const model = str(obj(msg, 'modelInfo'), 'modelId') ?? this.input.ui?.requests.get(i - 1)?.at(-1)?.model ?? this.input.fallbackModel;
+    if (model !== undefined) {
+      this.model = model;
+      pushOnce(this.out.models, model);
+    }
+    const texts: string[] = [];
+    const calls: ToolCall[] = [];
+    const reasoning = str(msg, 'reasoning_content');
+    if (reasoning !== undefined && reasoning.trim() !== '')
+      this.out.turns.push({ role: 'reasoning', at, text: clipMessage(reasoning.trim()) });
+    this.pending = [];
+    this.byId = new Map();
+    for (const b of blocksOf(msg.content)) {
+      const block = asObject(b);
+      const type = str(block, 'type');
+      if (block === undefined) continue;
+      if (type === 'text') {
+        const parsed = parseAssistantText(str(block, 'text') ?? '');
+        for (const t of parsed.thinking) this.out.turns.push({ role: 'reasoning', at, text: clipMessage(t) });
+        if (parsed.text !== '') texts.push(parsed.text);
+        for (const tool of parsed.tools) calls.push(toolCall(tool.name, tool.params, this.input.full));
+      } else if (type === 'thinking' || type === 'reasoning') {
+        const t = reasoningText(block);
+        if (t !== '') this.out.turns.push({ role: 'reasoning', at, text: clipMessage(t) });
+      } else if (type === 'tool_use') {
+        const call = toolCall(str(block, 'name') ?? 'tool', asObject(block.input) ?? {}, this.input.full);
+        calls.push(call);
+        const id = str(block, 'id');
+        if (id !== undefined) this.byId.set(id, call);
+      }
+    }
+    this.pending = [...calls];
+    for (const call of calls) if (call.name === 'new_task') this.out.launches.push({ call, childId: null });
+    if (texts.length === 0 && calls.length === 0) return;
+    const turn: Turn = { role: 'assistant', at, text: clipMessage(texts.join('\n\n')), tool_calls: calls };
+    if (this.model !== undefined) turn.model = this.model;
+    const requests = this.input.ui?.requests.get(i - 1);
+    if (requests !== undefined && requests.length > 0) turn.usage = requests.reduce((t, r) => addTotals(t, r.usage), emptyTotals());
+    this.out.turns.push(turn);
+  }
+
+  user(i: number, msg: JsonObject): void {
+    const at = this.at(i, msg, 'user');
+    const blocks = blocksOf(msg.content);
+    const typed: string[] = [];
+    const notes: string[] = [];
+    for (let k = 0; k < blocks.length; k++) {
+      const block = asObject(blocks[k]);
+      const type = str(block, 'type');
+      if (block === undefined) continue;
+      if (type === 'tool_result') {
+        this.answer(this.take(str(block, 'tool_use_id')), resultText(block.content), block.is_error === true, typed);
+        continue;
+      }
+      if (type !== 'text') continue;
+      const text = str(block, 'text') ?? '';
+      if (isEnvironment(text)) {
+        pushOnce(this.out.cwds, environmentCwd(text));
+        continue;
+      }
+      const header = resultHeader(text);
+      if (header !== null) {
+        let output = header.rest;
+        // Older versions wrote the header and the output as two text blocks.
+        const next = str(asObject(blocks[k + 1]), 'text');
+        if (
+          output.trim() === '' &&
+          next !== undefined &&
+          !isEnvironment(next) &&
+          resultHeader(next) === null &&
+          typedTexts(next).length === 0
+        ) {
+          output = next;
+          k++;
+        }
+        this.answer(this.take(undefined), output, false, typed);
+        continue;
+      }
+      pushOnce(this.out.cwds, resumedCwd(text));
+      const said = typedTexts(text);
+      if (said.length > 0) typed.push(...said);
+      else if (msg.isSummary === true && !isInjected(text)) notes.push(text.trim());
+    }
+    if (msg.isSummary === true) {
+      // Roo Code's condensed context: a summary that replaces the history before it (kept on disk).
+      this.out.turns.push({ role: 'event', at, text: clipMessage(notes.join('\n\n') || 'context condensed') });
+    }
+    for (const t of typed) this.out.turns.push({ role: 'user', at, text: clipMessage(t) });
+  }
+
+  reasoningItem(msg: JsonObject): void {
+    const t = reasoningText(msg);
+    if (t !== '') this.out.turns.push({ role: 'reasoning', at: iso(num(msg, 'ts')), text: clipMessage(t) });
+  }
+}
+
+export function readConversation(input: ConversationInput): Conversation {
+  const b = new Builder(input);
+  input.messages.forEach((value, i) => {
+    const msg = asObject(value);
+    if (msg === undefined) {
+      b.out.badRecords++;
+      return;
+    }
+    const role = str(msg, 'role');
+    // Roo Code marks where its sliding window cut the history it sends (the messages stay on disk).
+    if (msg.isTruncationMarker === true) b.out.turns.push({ role: 'event', at: iso(num(msg, 'ts')), text: 'context truncated' });
+    else if (role === 'assistant') b.assistant(i, msg);
+    else if (role === 'user') b.user(i, msg);
+    else if (str(msg, 'type') === 'reasoning') b.reasoningItem(msg);
+  });
+  return b.out;
+}

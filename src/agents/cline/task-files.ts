@@ -1,0 +1,95 @@
+// A task folder (`<home>/tasks/<id>/`) and its JSON documents, read whole and bounded: the
+// extensions rewrite each document whole on every change (safeWriteJson / fs.writeFile).
+import { readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { readRegularFileSync } from '../../fs/read-open.js';
+import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
+import type { FileProblem, SessionFile } from '../types.js';
+
+export const taskFileNames = {
+  api: 'api_conversation_history.json',
+  ui: 'ui_messages.json',
+  metadata: 'task_metadata.json',
+  /** Roo Code 3.5x: the task's history entry (parent, children, workspace) beside its messages. */
+  historyItem: 'history_item.json',
+  /** Cline 3.x: the context manager's record of edits made to the history it sends. */
+  contextHistory: 'context_history.json',
+} as const;
+
+/** A document is parsed whole, so it is bounded; a larger one is reported, never half-read. */
+export const maxDocumentBytes = 128 * 1024 * 1024;
+
+/** The files a task's record is read from, in the order `DiscoveredSession.files` lists them. */
+const readOrder = [taskFileNames.api, taskFileNames.ui, taskFileNames.metadata, taskFileNames.historyItem] as const;
+
+/** The task folder's record files that exist (the conversation first); empty when it holds no messages. */
+export function taskFiles(taskDir: string): SessionFile[] {
+  const files: SessionFile[] = [];
+  for (const name of readOrder) {
+    const f = statFileSync(join(taskDir, name));
+    if (f !== null) files.push(f);
+  }
+  const hasMessages = files.some((f) => f.path.endsWith(taskFileNames.api) || f.path.endsWith(taskFileNames.ui));
+  return hasMessages ? files : [];
+}
+
+export type DocumentRead = { value: unknown } | { missing: true } | { bad: true } | { problem: FileProblem };
+
+/** Reads one JSON document; a torn or invalid document is `bad` (one bad record), never a throw. */
+export function readDocument(path: string): DocumentRead {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (error) {
+    if (isNotFound(error)) return { missing: true };
+    return { problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
+  }
+  if (size > maxDocumentBytes) {
+    return { problem: { path, kind: 'oversized', reason: `${size} bytes is over the ${maxDocumentBytes}-byte bound for a task document` } };
+  }
+  let raw: string;
+  try {
+    raw = readRegularFileSync(path);
+  } catch (error) {
+    if (isNotFound(error)) return { missing: true };
+    return { problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
+  }
+  try {
+    return { value: JSON.parse(raw) as unknown };
+  } catch {
+    return { bad: true };
+  }
+}
+
+/** The home a task folder lies in (the parent of `tasks/`), or null when it does not sit in one. */
+export function homeOfTask(taskDir: string): string | null {
+  const tasks = dirname(taskDir);
+  return basename(tasks) === 'tasks' ? dirname(tasks) : null;
+}
+
+/** The task ids under `<home>/tasks`, sorted; a missing folder is none, an unreadable one a problem. */
+export function listTaskIds(home: string, problems: FileProblem[]): string[] {
+  const dir = join(home, 'tasks');
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+  } catch (error) {
+    if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
+    return [];
+  }
+}
+
+/** Every regular file directly in a task folder (what a keep copies), sorted. */
+export function filesIn(taskDir: string): string[] {
+  try {
+    return readdirSync(taskDir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(taskDir, e.name))
+      .sort();
+  } catch (error) {
+    if (isNotFound(error)) return [];
+    throw error;
+  }
+}
