@@ -18,6 +18,7 @@ export const agentRoots = {
   intendant: '.intendant',
   gemini: '.gemini',
   opencode: join('.local', 'share', 'opencode'),
+  qwen: '.qwen',
 };
 
 export const agentIds = Object.keys(agentRoots);

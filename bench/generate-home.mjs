@@ -11,8 +11,9 @@ import { generateIntendant } from './gen/intendant.mjs';
 import { generateKimi } from './gen/kimi.mjs';
 import { generateOpencode } from './gen/opencode.mjs';
 import { generatePi } from './gen/pi.mjs';
+import { generateQwen } from './gen/qwen.mjs';
 
-export const generatorVersion = 5;
+export const generatorVersion = 6;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
 export const otherShares = { kimi: 0.06, pi: 0.06, intendant: 0.06, gemini: 0.06, opencode: 0.06 };
@@ -23,6 +24,8 @@ const otherGenerators = {
   gemini: generateGemini,
   opencode: generateOpencode,
 };
+otherShares.qwen = 0.03;
+otherGenerators.qwen = generateQwen;
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */
 function claudeSession(dir, sessionId, target, r, base, cwd, stats) {

@@ -19,4 +19,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   intendant: { inputIncludesCacheRead: false, reasoningApart: false },
   gemini: { inputIncludesCacheRead: true, reasoningApart: true },
   opencode: { inputIncludesCacheRead: false, reasoningApart: true },
+  // The reader takes cache reads out of the prompt and reasoning out of an OpenAI-style completion count.
+  qwen: { inputIncludesCacheRead: false, reasoningApart: true },
 };

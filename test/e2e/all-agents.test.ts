@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionLog } from '../../src/sessionlog/index.js';
+import * as qwen from '../../src/agents/qwen/test-support/chat.js';
 import { runCli } from '../support/cli.js';
 import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
@@ -29,6 +30,12 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   await log.close();
   await writeFile(join(home, 'README'), 'seven agents\n');
 
+  // Qwen Code: a chat in the shape its ChatRecordingService writes, under ~/.qwen.
+  await qwen.writeChat(
+    join(home, '.qwen'),
+    new qwen.Chat('7a0e0000-0000-4000-8000-00000000000a').user('q1', 1, 'rename the lexer').assistant('q2', 2, [qwen.say('Renamed it.')]),
+  );
+
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
@@ -42,7 +49,7 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'gemini', 'intendant', 'kimi', 'opencode', 'pi']);
+    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'gemini', 'intendant', 'kimi', 'opencode', 'pi', 'qwen']);
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {
