@@ -20,6 +20,7 @@ export const agentRoots = {
   opencode: join('.local', 'share', 'opencode'),
   cline: join('.cline', 'data'),
   roo_code: join('.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'),
+  qwen: '.qwen',
 };
 
 export const agentIds = Object.keys(agentRoots);

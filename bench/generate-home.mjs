@@ -12,6 +12,7 @@ import { generateIntendant } from './gen/intendant.mjs';
 import { generateKimi } from './gen/kimi.mjs';
 import { generateOpencode } from './gen/opencode.mjs';
 import { generatePi } from './gen/pi.mjs';
+import { generateQwen } from './gen/qwen.mjs';
 
 export const generatorVersion = 6;
 
@@ -26,6 +27,8 @@ const otherGenerators = {
   cline: generateCline,
   roo_code: generateRooCode,
 };
+otherShares.qwen = 0.03;
+otherGenerators.qwen = generateQwen;
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */
 function claudeSession(dir, sessionId, target, r, base, cwd, stats) {

@@ -22,4 +22,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   // Cline's and Roo Code's figures carry no reasoning count; the readers take cache out of input.
   cline: { inputIncludesCacheRead: false, reasoningApart: false },
   roo_code: { inputIncludesCacheRead: false, reasoningApart: false },
+  // The reader takes cache reads out of the prompt and reasoning out of an OpenAI-style completion count.
+  qwen: { inputIncludesCacheRead: false, reasoningApart: true },
 };

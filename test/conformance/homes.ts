@@ -9,6 +9,7 @@ import * as kimi from '../../src/agents/kimi/test-support/wire.js';
 import * as opencode from '../../src/agents/opencode/test-support/fixtures.js';
 import * as pi from '../../src/agents/pi/test-support/pi.js';
 import * as clineTasks from '../../src/agents/cline/test-support/tasks.js';
+import * as qwen from '../../src/agents/qwen/test-support/chat.js';
 import type { DiscoveredSession } from '../../src/agents/types.js';
 import type { AgentId } from '../../src/record/types.js';
 
@@ -269,6 +270,34 @@ const clineHome = (roo: boolean): HomeFixture => {
   };
 };
 
+const qwenIds = ['9c0e0000-0000-4000-8000-000000000001', '9c0e0000-0000-4000-8000-000000000002'];
+const qwenChats = new Map<string, qwen.Chat>();
+const qwenHome: HomeFixture = {
+  async write(home) {
+    for (const [n, id] of qwenIds.entries()) {
+      const [q, a] = said(n);
+      const chat = new qwen.Chat(id).user(`u${n}`, n * 100 + 1, q).assistant(`a${n}`, n * 100 + 2, [qwen.say(a)]);
+      qwenChats.set(`${home}:${id}`, chat);
+      await qwen.writeChat(home, chat);
+    }
+  },
+  async grow(session) {
+    const n = indexOf(qwenIds, session.sessionId);
+    const chat = qwenChats.get(`${session.home}:${session.sessionId}`);
+    if (chat === undefined) throw new Error(`no fixture for ${session.sessionId}`);
+    const [q, a] = saidLater(n);
+    const before = chat.lines.length;
+    chat.user(`v${n}`, n * 100 + 10, q).assistant(`b${n}`, n * 100 + 11, [qwen.say(a)]);
+    await appendFile(
+      session.path,
+      chat.lines
+        .slice(before)
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join(''),
+    );
+  },
+};
+
 /** One home per agent id: a new agent without one is a compile error here. */
 export const homeFixtures: Record<AgentId, HomeFixture> = {
   claude_code: claudeHome,
@@ -280,4 +309,5 @@ export const homeFixtures: Record<AgentId, HomeFixture> = {
   opencode: opencodeHome,
   cline: clineHome(false),
   roo_code: clineHome(true),
+  qwen: qwenHome,
 };

@@ -3,7 +3,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { agentIds } from '../../src/record/types.js';
 import { SessionLog } from '../../src/sessionlog/index.js';
+import * as qwen from '../../src/agents/qwen/test-support/chat.js';
 import { runCli } from '../support/cli.js';
 import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
@@ -33,6 +35,12 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   await homeFixtures.cline.write(join(home, '.cline', 'data'));
   await homeFixtures.roo_code.write(join(home, '.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'));
 
+  // Qwen Code: a chat in the shape its ChatRecordingService writes, under ~/.qwen.
+  await qwen.writeChat(
+    join(home, '.qwen'),
+    new qwen.Chat('7a0e0000-0000-4000-8000-00000000000a').user('q1', 1, 'rename the lexer').assistant('q2', 2, [qwen.say('Renamed it.')]),
+  );
+
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
@@ -46,7 +54,8 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'cline', 'codex', 'gemini', 'intendant', 'kimi', 'opencode', 'pi', 'roo_code']);
+    // Every reader in the registry has a session in this home, so an agent added without one fails here.
+    expect([...agents].sort()).toEqual([...agentIds].sort());
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {

@@ -14,6 +14,7 @@ import { prompt, state, step, writeSession } from '../../src/agents/kimi/test-su
 import { assistantMessage, userMessage, writeJsonTree } from '../../src/agents/opencode/test-support/fixtures.js';
 import { assistant as piAssistant, header as piHeader, user as piUser, writePiFile } from '../../src/agents/pi/test-support/pi.js';
 import { SessionLog } from '../../src/sessionlog/index.js';
+import * as qwen from '../../src/agents/qwen/test-support/chat.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
@@ -137,5 +138,12 @@ describe('tail shows what show shows, for every agent', () => {
       },
     ]);
     expectPromptAndReply(await tailOf(home, 'ses_tail', { XDG_DATA_HOME: data }));
+  });
+
+  it('Qwen Code', async () => {
+    const home = await tempDir();
+    const id = '7a0e0000-0000-4000-8000-0000000000aa';
+    await qwen.writeChat(join(home, '.qwen'), new qwen.Chat(id).user('q1', 1, asked).assistant('q2', 2, [qwen.say(answered)]));
+    expectPromptAndReply(await tailOf(home, id, {}));
   });
 });

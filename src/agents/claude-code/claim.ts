@@ -14,6 +14,8 @@ export function isClaudeLine(o: unknown): boolean {
   if (!isObject(o)) return false;
   const type = str(o, 'type');
   if (type === 'user' || type === 'assistant') {
+    // Qwen Code writes the same envelope around a Gemini `Content` message (`parts`, not `content`).
+    if (isObject(o.message) && Array.isArray(o.message.parts)) return false;
     return isObject(o.message) && (typeof o.sessionId === 'string' || typeof o.uuid === 'string' || 'parentUuid' in o);
   }
   if (type === 'summary') return typeof o.leafUuid === 'string';
