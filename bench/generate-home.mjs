@@ -11,17 +11,26 @@ import { generateIntendant } from './gen/intendant.mjs';
 import { generateKimi } from './gen/kimi.mjs';
 import { generateOpencode } from './gen/opencode.mjs';
 import { generatePi } from './gen/pi.mjs';
+import { generateCrush } from './gen/crush.mjs';
 
-export const generatorVersion = 5;
+export const generatorVersion = 6;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
-export const otherShares = { kimi: 0.06, pi: 0.06, intendant: 0.06, gemini: 0.06, opencode: 0.06 };
+export const otherShares = {
+  kimi: 0.06,
+  pi: 0.06,
+  intendant: 0.06,
+  gemini: 0.06,
+  opencode: 0.06,
+  crush: 0.03,
+};
 const otherGenerators = {
   kimi: generateKimi,
   pi: generatePi,
   intendant: generateIntendant,
   gemini: generateGemini,
   opencode: generateOpencode,
+  crush: generateCrush,
 };
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */

@@ -8,6 +8,7 @@ import { piReader } from './pi/index.js';
 import { intendantReader } from './intendant/index.js';
 import { geminiReader } from './gemini/index.js';
 import { opencodeReader } from './opencode/index.js';
+import { crushReader } from './crush/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -17,6 +18,7 @@ export const readers: readonly AgentReader[] = [
   intendantReader,
   geminiReader,
   opencodeReader,
+  crushReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

@@ -19,4 +19,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   intendant: { inputIncludesCacheRead: false, reasoningApart: false },
   gemini: { inputIncludesCacheRead: true, reasoningApart: true },
   opencode: { inputIncludesCacheRead: false, reasoningApart: true },
+  // Crush's prompt_tokens are input plus cache reads (internal/agent/agent.go updateSessionTokenCounters).
+  crush: { inputIncludesCacheRead: true, reasoningApart: false },
 };

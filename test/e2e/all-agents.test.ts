@@ -8,6 +8,7 @@ import { runCli } from '../support/cli.js';
 import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
 import { hasCorpus } from '../../test/support/corpus.js';
+import * as crush from '../../src/agents/crush/test-support/fixtures.js';
 
 interface Row {
   agent: string;
@@ -29,6 +30,16 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   await log.close();
   await writeFile(join(home, 'README'), 'seven agents\n');
 
+  // Crush: a project's `.crush/crush.db`, listed in projects.json of its global data directory.
+  await crush.writeCrushProject(join(home, '.local', 'share', 'crush'), join(home, 'code', 'crush-app'), [
+    {
+      id: 'c0ffee00-0000-4000-8000-0000000000e2',
+      title: 'rename',
+      at: 1_790_000_000,
+      messages: [crush.user('u1', 1_790_000_001, 'rename the parser'), crush.assistant('a1', 1_790_000_002, [crush.text('Renamed.')])],
+    },
+  ]);
+
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
@@ -42,7 +53,7 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'gemini', 'intendant', 'kimi', 'opencode', 'pi']);
+    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'crush', 'gemini', 'intendant', 'kimi', 'opencode', 'pi']);
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {
