@@ -21,6 +21,19 @@ export const agentRoots = {
   cline: join('.cline', 'data'),
   roo_code: join('.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'),
   qwen: '.qwen',
+  crush: join('.local', 'share', 'crush'),
+};
+
+/** Folders an agent keeps sessions in outside its root, found from what the root lists. */
+const listedFolders = {
+  // Crush: each project's data directory, from projects.json in its global data directory.
+  crush: (root) => {
+    try {
+      return JSON.parse(readFileSync(join(root, 'projects.json'), 'utf8')).projects.map((p) => p.data_dir);
+    } catch {
+      return [];
+    }
+  },
 };
 
 export const agentIds = Object.keys(agentRoots);
@@ -49,7 +62,9 @@ function walk(dir, out) {
 /** Every file of one agent in the home, by kind; a database's -wal/-shm files go with it. */
 export function agentFiles(home, agent) {
   const files = { jsonl: [], json: [], text: [], sqlite: [] };
-  for (const path of walk(join(home, agentRoots[agent]), [])) {
+  const root = join(home, agentRoots[agent]);
+  const folders = [root, ...(listedFolders[agent]?.(root) ?? [])];
+  for (const path of folders.flatMap((f) => walk(f, []))) {
     if (path.endsWith('.jsonl')) files.jsonl.push(path);
     else if (path.endsWith('.json')) files.json.push(path);
     else if (path.endsWith('.db')) files.sqlite.push(path);
@@ -100,18 +115,40 @@ function parseDocuments(files) {
   return { records, bad };
 }
 
+/** The tables a session store keeps its sessions and messages in, and the JSON column of each. */
+const sessionTables = [
+  ['session', null],
+  ['message', 'data'],
+  ['part', 'data'],
+  // Crush (`parts`); Goose (`content_json`).
+  ['sessions', null],
+  ['messages', 'parts'],
+  ['messages', 'content_json'],
+];
+
 function selectAll(databases) {
   let records = 0;
   let bad = 0;
   for (const path of databases) {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
-      records += db.prepare('SELECT * FROM session').all().length;
-      for (const table of ['message', 'part']) {
+      const columns = (table) =>
+        new Set(
+          db
+            .prepare('SELECT name FROM pragma_table_info(?)')
+            .all(table)
+            .map((c) => c.name),
+        );
+      const read = new Set();
+      for (const [table, json] of sessionTables) {
+        const have = columns(table);
+        if (have.size === 0 || read.has(table) || (json !== null && !have.has(json))) continue;
+        read.add(table);
         for (const row of db.prepare(`SELECT * FROM ${table}`).all()) {
           records++;
+          if (json === null) continue;
           try {
-            JSON.parse(row.data);
+            JSON.parse(row[json]);
           } catch {
             bad++;
           }

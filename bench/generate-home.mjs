@@ -13,11 +13,21 @@ import { generateKimi } from './gen/kimi.mjs';
 import { generateOpencode } from './gen/opencode.mjs';
 import { generatePi } from './gen/pi.mjs';
 import { generateQwen } from './gen/qwen.mjs';
+import { generateCrush } from './gen/crush.mjs';
 
 export const generatorVersion = 6;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
-export const otherShares = { kimi: 0.06, pi: 0.06, intendant: 0.06, gemini: 0.06, opencode: 0.06, cline: 0.03, roo_code: 0.03 };
+export const otherShares = {
+  kimi: 0.06,
+  pi: 0.06,
+  intendant: 0.06,
+  gemini: 0.06,
+  opencode: 0.06,
+  cline: 0.03,
+  roo_code: 0.03,
+  crush: 0.03,
+};
 const otherGenerators = {
   kimi: generateKimi,
   pi: generatePi,
@@ -26,6 +36,7 @@ const otherGenerators = {
   opencode: generateOpencode,
   cline: generateCline,
   roo_code: generateRooCode,
+  crush: generateCrush,
 };
 otherShares.qwen = 0.03;
 otherGenerators.qwen = generateQwen;

@@ -10,6 +10,7 @@ import { geminiReader } from './gemini/index.js';
 import { opencodeReader } from './opencode/index.js';
 import { clineReader, rooCodeReader } from './cline/index.js';
 import { qwenReader } from './qwen/index.js';
+import { crushReader } from './crush/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -22,6 +23,7 @@ export const readers: readonly AgentReader[] = [
   clineReader,
   rooCodeReader,
   qwenReader,
+  crushReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

@@ -24,4 +24,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   roo_code: { inputIncludesCacheRead: false, reasoningApart: false },
   // The reader takes cache reads out of the prompt and reasoning out of an OpenAI-style completion count.
   qwen: { inputIncludesCacheRead: false, reasoningApart: true },
+  // Crush's prompt_tokens are input plus cache reads (internal/agent/agent.go updateSessionTokenCounters).
+  crush: { inputIncludesCacheRead: true, reasoningApart: false },
 };

@@ -1,8 +1,9 @@
 // A small home of every registered agent, laid out as the agent lays out its own, written from each
 // agent's test fixtures: two sessions of one exchange each, and a way to add a second exchange.
 import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as claude from '../../src/agents/claude-code/test-support/fixtures.js';
+import * as crush from '../../src/agents/crush/test-support/fixtures.js';
 import { Rollout, writeRollout } from '../../src/agents/codex/test-support/rollout-fixture.js';
 import { FixtureSession as IntendantSession } from '../../src/agents/intendant/test-support/fixture.js';
 import * as kimi from '../../src/agents/kimi/test-support/wire.js';
@@ -298,6 +299,41 @@ const qwenHome: HomeFixture = {
   },
 };
 
+const crushProject = (home: string, n: number): string => join(dirname(dirname(dirname(home))), 'code', `crush-app-${n}`);
+const crushSessions = (n: number, grown: boolean): crush.CrushSessionFixture[] => {
+  const at = 1_790_000_000 + n * 1000;
+  const [q, a] = said(n);
+  const messages = [crush.user(`m${n}u`, at + 1, q), crush.assistant(`m${n}a`, at + 2, [crush.text(a)])];
+  if (grown) {
+    const [q2, a2] = saidLater(n);
+    messages.push(crush.user(`m${n}v`, at + 10, q2), crush.assistant(`m${n}b`, at + 11, [crush.text(a2)]));
+  }
+  return [
+    {
+      id: `c0ffee00-0000-4000-8000-00000000000${n}`,
+      title: `session ${n}`,
+      at,
+      promptTokens: 900,
+      completionTokens: 40,
+      cost: 0.01,
+      messages,
+    },
+  ];
+};
+const crushHome: HomeFixture = {
+  // Two projects, each with its own `.crush/crush.db`, both listed in projects.json.
+  async write(home) {
+    for (const n of [0, 1])
+      await crush.writeCrushProject(home, crushProject(home, n), crushSessions(n, false), n === 1 ? [crushProject(home, 0)] : []);
+  },
+  async grow(session) {
+    const n = session.sessionId.endsWith('1') ? 1 : 0;
+    const database = join(crushProject(session.home, n), '.crush', 'crush.db');
+    for (const f of ['', '-wal', '-shm']) await rm(`${database}${f}`, { force: true });
+    crush.writeCrushDatabase(database, crushSessions(n, true));
+  },
+};
+
 /** One home per agent id: a new agent without one is a compile error here. */
 export const homeFixtures: Record<AgentId, HomeFixture> = {
   claude_code: claudeHome,
@@ -310,4 +346,5 @@ export const homeFixtures: Record<AgentId, HomeFixture> = {
   cline: clineHome(false),
   roo_code: clineHome(true),
   qwen: qwenHome,
+  crush: crushHome,
 };

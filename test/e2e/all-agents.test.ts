@@ -11,6 +11,7 @@ import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
 import { hasCorpus } from '../../test/support/corpus.js';
 import { homeFixtures } from '../conformance/homes.js';
+import * as crush from '../../src/agents/crush/test-support/fixtures.js';
 
 interface Row {
   agent: string;
@@ -40,6 +41,16 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
     join(home, '.qwen'),
     new qwen.Chat('7a0e0000-0000-4000-8000-00000000000a').user('q1', 1, 'rename the lexer').assistant('q2', 2, [qwen.say('Renamed it.')]),
   );
+
+  // Crush: a project's `.crush/crush.db`, listed in projects.json of its global data directory.
+  await crush.writeCrushProject(join(home, '.local', 'share', 'crush'), join(home, 'code', 'crush-app'), [
+    {
+      id: 'c0ffee00-0000-4000-8000-0000000000e2',
+      title: 'rename',
+      at: 1_790_000_000,
+      messages: [crush.user('u1', 1_790_000_001, 'rename the parser'), crush.assistant('a1', 1_790_000_002, [crush.text('Renamed.')])],
+    },
+  ]);
 
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }

@@ -1,0 +1,60 @@
+// Recognises a Crush session named on the command line: `<…/crush.db>#<session id>`, a `crush.db`
+// (its most recently updated top-level session), or an agentlog export of one.
+import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { statFile } from '../../fs/stat.js';
+import { num, text } from '../../json/narrow.js';
+import { databaseFiles, looksLikeSqlite, parseRowLocator } from '../sqlite-store.js';
+import { readExportHeader } from '../table-export.js';
+import type { DiscoveredSession } from '../types.js';
+import { crushSession, projectOfDataDir, topLevel, type CrushOptions } from './discover.js';
+import { exportFormat } from './export.js';
+import { databaseName } from './layout.js';
+import { listSessionRows } from './store.js';
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function claimDatabase(database: string, sessionId: string | undefined, opts: CrushOptions): Promise<DiscoveredSession | null> {
+  if (!(await isFile(database)) || !(await looksLikeSqlite(database))) return null;
+  let rows;
+  try {
+    rows = await listSessionRows(database, opts.busyTimeoutMs);
+  } catch {
+    return null;
+  }
+  const chosen =
+    sessionId !== undefined
+      ? rows.find((r) => text(r, 'id') === sessionId)
+      : topLevel(rows).sort((a, b) => (num(b, 'updated_at') ?? 0) - (num(a, 'updated_at') ?? 0))[0];
+  if (chosen === undefined) return null;
+  const dataDir = dirname(database);
+  return crushSession(dataDir, database, chosen, await databaseFiles(database), projectOfDataDir(dataDir));
+}
+
+export async function claimCrush(path: string, opts: CrushOptions): Promise<DiscoveredSession | null> {
+  const locator = parseRowLocator(path, databaseName);
+  try {
+    if (locator !== undefined) return await claimDatabase(locator.database, locator.sessionId, opts);
+    if (basename(path) === databaseName) return await claimDatabase(path, undefined, opts);
+    if (!/\.jsonl$/i.test(path) || !(await isFile(path))) return null;
+    const header = await readExportHeader(path, exportFormat);
+    const file = header === undefined ? null : await statFile(path);
+    if (header === undefined || file === null) return null;
+    return {
+      agent: 'crush',
+      sessionId: header.session_id,
+      home: dirname(path),
+      path,
+      files: [file],
+      ...(header.cwd === undefined ? {} : { cwd: header.cwd }),
+    };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,58 @@
+// Finds Crush sessions: the projects `projects.json` lists, each project's `crush.db`, and in it
+// every top-level session (sub-agent and title sessions nest in their parent and are not listed).
+// A project whose database is gone is skipped; one that cannot be read is reported, the rest listed.
+import { basename, dirname, join } from 'node:path';
+import { statFile } from '../../fs/stat.js';
+import { text, type JsonObject } from '../../json/narrow.js';
+import { databaseFiles, databaseProblem, rowLocator } from '../sqlite-store.js';
+import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
+import { databaseName, readProjects } from './layout.js';
+import { listSessionRows } from './store.js';
+
+export interface CrushOptions {
+  busyTimeoutMs: number;
+}
+
+/** The sessions that are listed: those whose parent the database does not hold (normally none). */
+export function topLevel(rows: readonly JsonObject[]): JsonObject[] {
+  const ids = new Set(rows.map((r) => text(r, 'id')));
+  return rows.filter((r) => {
+    const parent = text(r, 'parent_session_id');
+    return text(r, 'id') !== undefined && (parent === undefined || !ids.has(parent));
+  });
+}
+
+export function crushSession(
+  home: string,
+  database: string,
+  row: JsonObject,
+  files: SessionFile[],
+  cwd: string | undefined,
+): DiscoveredSession {
+  const id = text(row, 'id') ?? '';
+  return { agent: 'crush', sessionId: id, home, path: rowLocator(database, id), files, ...(cwd === undefined ? {} : { cwd }) };
+}
+
+/** The project a data directory belongs to when it is Crush's default `<project>/.crush`. */
+export function projectOfDataDir(dataDir: string): string | undefined {
+  return basename(dataDir) === '.crush' ? dirname(dataDir) : undefined;
+}
+
+export async function discoverCrush(home: string, opts: CrushOptions): Promise<Discovery> {
+  const problems: FileProblem[] = [];
+  const sessions: DiscoveredSession[] = [];
+  for (const project of await readProjects(home, problems)) {
+    const database = join(project.dataDir, databaseName);
+    if ((await statFile(database)) === null) continue;
+    let rows: JsonObject[];
+    try {
+      rows = await listSessionRows(database, opts.busyTimeoutMs);
+    } catch (error) {
+      problems.push(databaseProblem(database, error, 'Crush'));
+      continue;
+    }
+    const files = await databaseFiles(database);
+    for (const row of topLevel(rows)) sessions.push(crushSession(home, database, row, files, project.path));
+  }
+  return { sessions, problems };
+}

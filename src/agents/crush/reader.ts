@@ -1,0 +1,62 @@
+// The Crush reader: projects from `projects.json` under Crush's global data directory, sessions
+// from each project's `crush.db` (read-only, with a busy timeout), kept as an export of their rows.
+import { join, relative } from 'node:path';
+import { exportLines } from '../table-export.js';
+import { defaultBusyTimeoutMs, parseRowLocator } from '../sqlite-store.js';
+import type { AgentReader, TreeEntry } from '../types.js';
+import { buildCrushRecord } from './build-record.js';
+import { claimCrush } from './claim.js';
+import { discoverCrush, type CrushOptions } from './discover.js';
+import { exportHeader } from './export.js';
+import { crushHomes, databaseName } from './layout.js';
+import { loadCrush } from './load.js';
+import { crushSearchMessages } from './search-messages.js';
+import { loadSessionRows } from './store.js';
+
+export function createCrushReader(options: Partial<CrushOptions> = {}): AgentReader {
+  const opts: CrushOptions = { busyTimeoutMs: options.busyTimeoutMs ?? defaultBusyTimeoutMs };
+  return {
+    id: 'crush',
+    displayName: 'Crush',
+    aliases: ['charm crush'],
+    homeVariables: [
+      { name: 'CRUSH_GLOBAL_DATA', default: '~/.local/share/crush' },
+      { name: 'XDG_DATA_HOME', default: '~/.local/share', folder: 'crush' },
+    ],
+    homes: crushHomes,
+    discover: (home) => discoverCrush(home, opts),
+    claim: (path) => claimCrush(path, opts),
+
+    async parse(session, ctx) {
+      const { tree, bad, problems } = await loadCrush(session, opts.busyTimeoutMs);
+      const record = tree === null ? null : buildCrushRecord(tree, session.cwd, ctx.detail === 'full');
+      const where = parseRowLocator(session.path, databaseName)?.database ?? session.path;
+      return {
+        record,
+        cwds: session.cwd === undefined ? [] : [session.cwd],
+        badLines: bad > 0 ? [{ path: where, count: bad }] : [],
+        problems,
+      };
+    },
+
+    async tree(session) {
+      const locator = parseRowLocator(session.path, databaseName);
+      if (locator === undefined)
+        return session.files.map((f): TreeEntry => ({ relPath: relative(session.home, f.path), kind: 'file', path: f.path }));
+      return [
+        {
+          relPath: join('crush-export', `${locator.sessionId}.jsonl`),
+          kind: 'export',
+          produce: async () => {
+            const rows = await loadSessionRows(locator.database, locator.sessionId, opts.busyTimeoutMs);
+            return exportLines(exportHeader(locator.sessionId, session.cwd), { sessions: rows.sessions, messages: rows.messages });
+          },
+        },
+      ];
+    },
+
+    messages: crushSearchMessages,
+  };
+}
+
+export const crushReader: AgentReader = createCrushReader();

@@ -1,0 +1,93 @@
+// Reading an agent's SQLite store: read-only with a busy timeout, always closed, and a failure
+// (locked, corrupt, not a database) turned into an `unreadable` problem saying what to do. Shared
+// by the readers whose sessions live in a database (Crush, Goose); better-sqlite3 loads only when
+// a database is present.
+import type BetterSqlite3 from 'better-sqlite3';
+import { openRegular } from '../fs/read-open.js';
+import { errorCode, errorMessage, statFile } from '../fs/stat.js';
+import { asObject, type JsonObject } from '../json/narrow.js';
+import type { FileProblem, SessionFile } from './types.js';
+
+/** How long a read waits for a writer's lock before the database is reported unreadable. */
+export const defaultBusyTimeoutMs = 2000;
+
+const sqliteHeader = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** True when the file starts with SQLite's magic header (a claim checks before opening). */
+export async function looksLikeSqlite(path: string): Promise<boolean> {
+  const { handle } = await openRegular(path);
+  try {
+    const head = Buffer.alloc(16);
+    const { bytesRead } = await handle.read(head, 0, 16, 0);
+    return bytesRead === 16 && head.equals(sqliteHeader);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Runs `read` on a read-only connection with a busy timeout, closed afterwards. Throws what better-sqlite3 throws. */
+export async function withReadOnlyDatabase<T>(path: string, busyTimeoutMs: number, read: (db: BetterSqlite3.Database) => T): Promise<T> {
+  // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever.
+  const { handle } = await openRegular(path);
+  await handle.close();
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Rows as JSON objects (better-sqlite3 answers `unknown[]`). */
+export function rowsOf(values: readonly unknown[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  for (const v of values) {
+    const row = asObject(v);
+    if (row !== undefined) out.push(row);
+  }
+  return out;
+}
+
+/** The columns a table has (empty when it does not exist): stores of several schema versions differ. */
+export function columnsOf(db: BetterSqlite3.Database, table: string): Set<string> {
+  const rows = rowsOf(db.prepare('SELECT name FROM pragma_table_info(?)').all(table));
+  return new Set(rows.map((r) => String(r.name)));
+}
+
+/** The problem a failed database read becomes, with what to do about it. */
+export function databaseProblem(path: string, error: unknown, agent: string): FileProblem {
+  const code = errorCode(error) ?? '';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return {
+      path,
+      kind: 'unreadable',
+      reason: `database is locked by a running ${agent} (${errorMessage(error)}); scan again when it is idle`,
+    };
+  }
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return { path, kind: 'unreadable', reason: `not a readable SQLite database (${errorMessage(error)})` };
+  }
+  return { path, kind: 'unreadable', reason: `cannot read the ${agent} database: ${errorMessage(error)}` };
+}
+
+/** The database's files: the database and its write-ahead log, whose growth is the change. */
+export async function databaseFiles(path: string): Promise<SessionFile[]> {
+  const files = await Promise.all([statFile(path), statFile(`${path}-wal`)]);
+  return files.filter((f): f is SessionFile => f !== null);
+}
+
+/** How a database session is named where a path is expected: `<database>#<session id>`. */
+export function rowLocator(database: string, sessionId: string): string {
+  return `${database}#${sessionId}`;
+}
+
+/** Splits `<…/name.db>#<id>` when the database is named `fileName`; undefined otherwise. */
+export function parseRowLocator(path: string, fileName: string): { database: string; sessionId: string } | undefined {
+  const hash = path.lastIndexOf('#');
+  if (hash <= 0) return undefined;
+  const database = path.slice(0, hash);
+  const sessionId = path.slice(hash + 1);
+  if (!database.endsWith(`/${fileName}`) || sessionId === '' || sessionId.includes('/')) return undefined;
+  return { database, sessionId };
+}
