@@ -19,6 +19,7 @@ export const agentRoots = {
   gemini: '.gemini',
   opencode: join('.local', 'share', 'opencode'),
   qwen: '.qwen',
+  copilot: '.copilot',
 };
 
 export const agentIds = Object.keys(agentRoots);

@@ -12,8 +12,9 @@ import { generateKimi } from './gen/kimi.mjs';
 import { generateOpencode } from './gen/opencode.mjs';
 import { generatePi } from './gen/pi.mjs';
 import { generateQwen } from './gen/qwen.mjs';
+import { generateCopilot } from './gen/copilot.mjs';
 
-export const generatorVersion = 6;
+export const generatorVersion = 7;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
 export const otherShares = { kimi: 0.06, pi: 0.06, intendant: 0.06, gemini: 0.06, opencode: 0.06 };
@@ -26,6 +27,8 @@ const otherGenerators = {
 };
 otherShares.qwen = 0.03;
 otherGenerators.qwen = generateQwen;
+otherShares.copilot = 0.03;
+otherGenerators.copilot = generateCopilot;
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */
 function claudeSession(dir, sessionId, target, r, base, cwd, stats) {

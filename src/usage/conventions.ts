@@ -21,4 +21,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   opencode: { inputIncludesCacheRead: false, reasoningApart: true },
   // The reader takes cache reads out of the prompt and reasoning out of an OpenAI-style completion count.
   qwen: { inputIncludesCacheRead: false, reasoningApart: true },
+  // The reader takes cache reads out of the input; reasoning is part of the output count.
+  copilot: { inputIncludesCacheRead: false, reasoningApart: false },
 };

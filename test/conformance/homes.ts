@@ -9,6 +9,7 @@ import * as kimi from '../../src/agents/kimi/test-support/wire.js';
 import * as opencode from '../../src/agents/opencode/test-support/fixtures.js';
 import * as pi from '../../src/agents/pi/test-support/pi.js';
 import * as qwen from '../../src/agents/qwen/test-support/chat.js';
+import * as copilot from '../../src/agents/copilot/test-support/events.js';
 import type { DiscoveredSession } from '../../src/agents/types.js';
 import type { AgentId } from '../../src/record/types.js';
 
@@ -230,6 +231,37 @@ const qwenHome: HomeFixture = {
   },
 };
 
+const copilotIds = ['c0b10000-0000-4000-8000-000000000001', 'c0b10000-0000-4000-8000-000000000002'];
+const copilotLogs = new Map<string, copilot.Events>();
+const copilotHome: HomeFixture = {
+  async write(home) {
+    for (const [n, id] of copilotIds.entries()) {
+      const [q, a] = said(n);
+      const ev = new copilot.Events(id)
+        .start(n * 100)
+        .user(n * 100 + 1, q)
+        .assistant(n * 100 + 2, a);
+      copilotLogs.set(`${home}:${id}`, ev);
+      await copilot.writeSession(home, ev);
+    }
+  },
+  async grow(session) {
+    const n = indexOf(copilotIds, session.sessionId);
+    const ev = copilotLogs.get(`${session.home}:${session.sessionId}`);
+    if (ev === undefined) throw new Error(`no fixture for ${session.sessionId}`);
+    const [q, a] = saidLater(n);
+    const before = ev.lines.length;
+    ev.user(n * 100 + 10, q).assistant(n * 100 + 11, a);
+    await appendFile(
+      session.path,
+      ev.lines
+        .slice(before)
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join(''),
+    );
+  },
+};
+
 /** One home per agent id: a new agent without one is a compile error here. */
 export const homeFixtures: Record<AgentId, HomeFixture> = {
   claude_code: claudeHome,
@@ -240,4 +272,5 @@ export const homeFixtures: Record<AgentId, HomeFixture> = {
   gemini: geminiHome,
   opencode: opencodeHome,
   qwen: qwenHome,
+  copilot: copilotHome,
 };

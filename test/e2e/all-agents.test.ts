@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionLog } from '../../src/sessionlog/index.js';
 import * as qwen from '../../src/agents/qwen/test-support/chat.js';
+import * as copilot from '../../src/agents/copilot/test-support/events.js';
 import { runCli } from '../support/cli.js';
 import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
@@ -36,6 +37,12 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
     new qwen.Chat('7a0e0000-0000-4000-8000-00000000000a').user('q1', 1, 'rename the lexer').assistant('q2', 2, [qwen.say('Renamed it.')]),
   );
 
+  // GitHub Copilot CLI: a session folder under ~/.copilot/session-state.
+  await copilot.writeSession(
+    join(home, '.copilot'),
+    new copilot.Events('c0b10000-0000-4000-8000-0000000000aa').start(0).user(1, 'rename the lexer').assistant(2, 'Renamed it.'),
+  );
+
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
@@ -49,7 +56,7 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'gemini', 'intendant', 'kimi', 'opencode', 'pi', 'qwen']);
+    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'copilot', 'gemini', 'intendant', 'kimi', 'opencode', 'pi', 'qwen']);
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {
