@@ -20,6 +20,7 @@ export const agentRoots = {
   opencode: join('.local', 'share', 'opencode'),
   qwen: '.qwen',
   copilot: '.copilot',
+  droid: '.factory',
 };
 
 export const agentIds = Object.keys(agentRoots);

@@ -10,6 +10,7 @@ import { geminiReader } from './gemini/index.js';
 import { opencodeReader } from './opencode/index.js';
 import { qwenReader } from './qwen/index.js';
 import { copilotReader } from './copilot/index.js';
+import { droidReader } from './droid/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -21,6 +22,7 @@ export const readers: readonly AgentReader[] = [
   opencodeReader,
   qwenReader,
   copilotReader,
+  droidReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

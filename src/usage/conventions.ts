@@ -23,4 +23,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   qwen: { inputIncludesCacheRead: false, reasoningApart: true },
   // The reader takes cache reads out of the input; reasoning is part of the output count.
   copilot: { inputIncludesCacheRead: false, reasoningApart: false },
+  // Droid's settings state thinking tokens beside input, output and cache counts.
+  droid: { inputIncludesCacheRead: false, reasoningApart: true },
 };

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionLog } from '../../src/sessionlog/index.js';
 import * as qwen from '../../src/agents/qwen/test-support/chat.js';
 import * as copilot from '../../src/agents/copilot/test-support/events.js';
+import * as droid from '../../src/agents/droid/test-support/session.js';
 import { runCli } from '../support/cli.js';
 import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
@@ -43,6 +44,14 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
     new copilot.Events('c0b10000-0000-4000-8000-0000000000aa').start(0).user(1, 'rename the lexer').assistant(2, 'Renamed it.'),
   );
 
+  // Factory Droid: a session and its settings under ~/.factory/sessions.
+  await droid.writeSession(
+    join(home, '.factory'),
+    new droid.Session('d0d00000-0000-4000-8000-0000000000aa')
+      .user('d1', 1, 'rename the lexer')
+      .assistant('d2', 2, [droid.say('Renamed it.')]),
+  );
+
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
@@ -56,7 +65,18 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'copilot', 'gemini', 'intendant', 'kimi', 'opencode', 'pi', 'qwen']);
+    expect([...agents].sort()).toEqual([
+      'claude_code',
+      'codex',
+      'copilot',
+      'droid',
+      'gemini',
+      'intendant',
+      'kimi',
+      'opencode',
+      'pi',
+      'qwen',
+    ]);
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {

@@ -16,6 +16,7 @@ import { assistant as piAssistant, header as piHeader, user as piUser, writePiFi
 import { SessionLog } from '../../src/sessionlog/index.js';
 import * as qwen from '../../src/agents/qwen/test-support/chat.js';
 import * as copilot from '../../src/agents/copilot/test-support/events.js';
+import * as droid from '../../src/agents/droid/test-support/session.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
@@ -152,6 +153,13 @@ describe('tail shows what show shows, for every agent', () => {
     const home = await tempDir();
     const id = 'c0b10000-0000-4000-8000-0000000000bb';
     await copilot.writeSession(join(home, '.copilot'), new copilot.Events(id).start(0).user(1, asked).assistant(2, answered));
+    expectPromptAndReply(await tailOf(home, id, {}));
+  });
+
+  it('Factory Droid', async () => {
+    const home = await tempDir();
+    const id = 'd0d00000-0000-4000-8000-0000000000bb';
+    await droid.writeSession(join(home, '.factory'), new droid.Session(id).user('d1', 1, asked).assistant('d2', 2, [droid.say(answered)]));
     expectPromptAndReply(await tailOf(home, id, {}));
   });
 });
