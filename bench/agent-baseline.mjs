@@ -34,6 +34,8 @@ const listedFolders = {
       return [];
     }
   },
+  copilot: '.copilot',
+  droid: '.factory',
 };
 
 export const agentIds = Object.keys(agentRoots);

@@ -14,8 +14,10 @@ import { generateOpencode } from './gen/opencode.mjs';
 import { generatePi } from './gen/pi.mjs';
 import { generateQwen } from './gen/qwen.mjs';
 import { generateCrush } from './gen/crush.mjs';
+import { generateCopilot } from './gen/copilot.mjs';
+import { generateDroid } from './gen/droid.mjs';
 
-export const generatorVersion = 6;
+export const generatorVersion = 8;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
 export const otherShares = {
@@ -40,6 +42,10 @@ const otherGenerators = {
 };
 otherShares.qwen = 0.03;
 otherGenerators.qwen = generateQwen;
+otherShares.copilot = 0.03;
+otherGenerators.copilot = generateCopilot;
+otherShares.droid = 0.03;
+otherGenerators.droid = generateDroid;
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */
 function claudeSession(dir, sessionId, target, r, base, cwd, stats) {

@@ -11,6 +11,8 @@ import { opencodeReader } from './opencode/index.js';
 import { clineReader, rooCodeReader } from './cline/index.js';
 import { qwenReader } from './qwen/index.js';
 import { crushReader } from './crush/index.js';
+import { copilotReader } from './copilot/index.js';
+import { droidReader } from './droid/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -24,6 +26,8 @@ export const readers: readonly AgentReader[] = [
   rooCodeReader,
   qwenReader,
   crushReader,
+  copilotReader,
+  droidReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

@@ -17,6 +17,8 @@ export const agentIds = [
   'roo_code',
   'qwen',
   'crush',
+  'copilot',
+  'droid',
 ] as const;
 export type AgentId = (typeof agentIds)[number];
 

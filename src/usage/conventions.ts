@@ -26,4 +26,8 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   qwen: { inputIncludesCacheRead: false, reasoningApart: true },
   // Crush's prompt_tokens are input plus cache reads (internal/agent/agent.go updateSessionTokenCounters).
   crush: { inputIncludesCacheRead: true, reasoningApart: false },
+  // The reader takes cache reads out of the input; reasoning is part of the output count.
+  copilot: { inputIncludesCacheRead: false, reasoningApart: false },
+  // Droid's settings state thinking tokens beside input, output and cache counts.
+  droid: { inputIncludesCacheRead: false, reasoningApart: true },
 };

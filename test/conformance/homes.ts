@@ -11,6 +11,8 @@ import * as opencode from '../../src/agents/opencode/test-support/fixtures.js';
 import * as pi from '../../src/agents/pi/test-support/pi.js';
 import * as clineTasks from '../../src/agents/cline/test-support/tasks.js';
 import * as qwen from '../../src/agents/qwen/test-support/chat.js';
+import * as copilot from '../../src/agents/copilot/test-support/events.js';
+import * as droid from '../../src/agents/droid/test-support/session.js';
 import type { DiscoveredSession } from '../../src/agents/types.js';
 import type { AgentId } from '../../src/record/types.js';
 
@@ -334,6 +336,65 @@ const crushHome: HomeFixture = {
   },
 };
 
+const copilotIds = ['c0b10000-0000-4000-8000-000000000001', 'c0b10000-0000-4000-8000-000000000002'];
+const copilotLogs = new Map<string, copilot.Events>();
+const copilotHome: HomeFixture = {
+  async write(home) {
+    for (const [n, id] of copilotIds.entries()) {
+      const [q, a] = said(n);
+      const ev = new copilot.Events(id)
+        .start(n * 100)
+        .user(n * 100 + 1, q)
+        .assistant(n * 100 + 2, a);
+      copilotLogs.set(`${home}:${id}`, ev);
+      await copilot.writeSession(home, ev);
+    }
+  },
+  async grow(session) {
+    const n = indexOf(copilotIds, session.sessionId);
+    const ev = copilotLogs.get(`${session.home}:${session.sessionId}`);
+    if (ev === undefined) throw new Error(`no fixture for ${session.sessionId}`);
+    const [q, a] = saidLater(n);
+    const before = ev.lines.length;
+    ev.user(n * 100 + 10, q).assistant(n * 100 + 11, a);
+    await appendFile(
+      session.path,
+      ev.lines
+        .slice(before)
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join(''),
+    );
+  },
+};
+
+const droidIds = ['d0d00000-0000-4000-8000-000000000001', 'd0d00000-0000-4000-8000-000000000002'];
+const droidSessions = new Map<string, droid.Session>();
+const droidHome: HomeFixture = {
+  async write(home) {
+    for (const [n, id] of droidIds.entries()) {
+      const [q, a] = said(n);
+      const session = new droid.Session(id).user(`u${n}`, n * 100 + 1, q).assistant(`a${n}`, n * 100 + 2, [droid.say(a)]);
+      droidSessions.set(`${home}:${id}`, session);
+      await droid.writeSession(home, session);
+    }
+  },
+  async grow(session) {
+    const n = indexOf(droidIds, session.sessionId);
+    const s = droidSessions.get(`${session.home}:${session.sessionId}`);
+    if (s === undefined) throw new Error(`no fixture for ${session.sessionId}`);
+    const [q, a] = saidLater(n);
+    const before = s.lines.length;
+    s.user(`v${n}`, n * 100 + 10, q).assistant(`b${n}`, n * 100 + 11, [droid.say(a)]);
+    await appendFile(
+      session.path,
+      s.lines
+        .slice(before)
+        .map((l) => `${JSON.stringify(l)}\n`)
+        .join(''),
+    );
+  },
+};
+
 /** One home per agent id: a new agent without one is a compile error here. */
 export const homeFixtures: Record<AgentId, HomeFixture> = {
   claude_code: claudeHome,
@@ -347,4 +408,6 @@ export const homeFixtures: Record<AgentId, HomeFixture> = {
   roo_code: clineHome(true),
   qwen: qwenHome,
   crush: crushHome,
+  copilot: copilotHome,
+  droid: droidHome,
 };

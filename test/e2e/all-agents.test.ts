@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { agentIds } from '../../src/record/types.js';
 import { SessionLog } from '../../src/sessionlog/index.js';
 import * as qwen from '../../src/agents/qwen/test-support/chat.js';
+import * as copilot from '../../src/agents/copilot/test-support/events.js';
+import * as droid from '../../src/agents/droid/test-support/session.js';
 import { runCli } from '../support/cli.js';
 import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
@@ -51,11 +53,24 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
       messages: [crush.user('u1', 1_790_000_001, 'rename the parser'), crush.assistant('a1', 1_790_000_002, [crush.text('Renamed.')])],
     },
   ]);
+  // GitHub Copilot CLI: a session folder under ~/.copilot/session-state.
+  await copilot.writeSession(
+    join(home, '.copilot'),
+    new copilot.Events('c0b10000-0000-4000-8000-0000000000aa').start(0).user(1, 'rename the lexer').assistant(2, 'Renamed it.'),
+  );
+
+  // Factory Droid: a session and its settings under ~/.factory/sessions.
+  await droid.writeSession(
+    join(home, '.factory'),
+    new droid.Session('d0d00000-0000-4000-8000-0000000000aa')
+      .user('d1', 1, 'rename the lexer')
+      .assistant('d2', 2, [droid.say('Renamed it.')]),
+  );
 
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
-describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
+describe.skipIf(!hasCorpus)('a home with every agent', () => {
   it('lists every session exactly once and shows each', async () => {
     const home = await tempDir();
     const env = await sevenAgentHome(home);

@@ -15,6 +15,8 @@ import { assistantMessage, userMessage, writeJsonTree } from '../../src/agents/o
 import { assistant as piAssistant, header as piHeader, user as piUser, writePiFile } from '../../src/agents/pi/test-support/pi.js';
 import { SessionLog } from '../../src/sessionlog/index.js';
 import * as qwen from '../../src/agents/qwen/test-support/chat.js';
+import * as copilot from '../../src/agents/copilot/test-support/events.js';
+import * as droid from '../../src/agents/droid/test-support/session.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 
@@ -144,6 +146,20 @@ describe('tail shows what show shows, for every agent', () => {
     const home = await tempDir();
     const id = '7a0e0000-0000-4000-8000-0000000000aa';
     await qwen.writeChat(join(home, '.qwen'), new qwen.Chat(id).user('q1', 1, asked).assistant('q2', 2, [qwen.say(answered)]));
+    expectPromptAndReply(await tailOf(home, id, {}));
+  });
+
+  it('GitHub Copilot CLI', async () => {
+    const home = await tempDir();
+    const id = 'c0b10000-0000-4000-8000-0000000000bb';
+    await copilot.writeSession(join(home, '.copilot'), new copilot.Events(id).start(0).user(1, asked).assistant(2, answered));
+    expectPromptAndReply(await tailOf(home, id, {}));
+  });
+
+  it('Factory Droid', async () => {
+    const home = await tempDir();
+    const id = 'd0d00000-0000-4000-8000-0000000000bb';
+    await droid.writeSession(join(home, '.factory'), new droid.Session(id).user('d1', 1, asked).assistant('d2', 2, [droid.say(answered)]));
     expectPromptAndReply(await tailOf(home, id, {}));
   });
 });

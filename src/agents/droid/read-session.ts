@@ -1,0 +1,77 @@
+// Reads one Factory Droid session file (its header and messages, in file order) and its sibling
+// settings file. Bad lines are counted; a torn final line (Droid still appending) is neither.
+import { statSync } from 'node:fs';
+import { forEachJsonObject } from '../../fs/read-jsonl.js';
+import { readRegularFileSync } from '../../fs/read-open.js';
+import { isNotFound } from '../../fs/stat.js';
+import { asObject, num, str, type JsonObject } from '../../json/narrow.js';
+import { emptyTotals, type Totals } from '../../record/types.js';
+import { messageOf, startOf, type DroidMessage, type DroidStart } from './line.js';
+
+/** One line above this is skipped and counted (a pasted image, a huge tool result). */
+export const maxLineBytes = 32 * 1024 * 1024;
+/** A settings file is a small document; a larger one is not read. */
+const maxSettingsBytes = 4 * 1024 * 1024;
+
+export interface DroidFile {
+  start: DroidStart | undefined;
+  messages: DroidMessage[];
+  badLines: number;
+}
+
+export interface DroidSettings {
+  model: string | undefined;
+  tokens: Totals | undefined;
+}
+
+export async function readSession(path: string): Promise<DroidFile> {
+  const file: DroidFile = { start: undefined, messages: [], badLines: 0 };
+  const size = statSync(path).size;
+  const r = await forEachJsonObject(
+    path,
+    (o, info) => {
+      if (file.start === undefined && file.messages.length === 0) {
+        const start = startOf(o);
+        if (start !== undefined) {
+          file.start = start;
+          return;
+        }
+      }
+      const m = messageOf(o, info.line);
+      if (m !== undefined) file.messages.push(m);
+    },
+    { maxLineBytes, chunkBytes: Math.min(2 << 20, Math.max(64 * 1024, size + 1)) },
+  );
+  file.badLines = r.badLines;
+  return file;
+}
+
+/**
+ * The session's own token usage (`tokenUsage`; `inclusiveTokenUsage` adds its sub-agents', which
+ * the record counts from their own files): input, output, cache writes and reads, and thinking
+ * stated apart, each counted once as stated.
+ */
+export function tokensOf(value: unknown): Totals | undefined {
+  const u = asObject(value);
+  if (u === undefined) return undefined;
+  const t = emptyTotals();
+  t.input_tokens = num(u, 'inputTokens') ?? 0;
+  t.output_tokens = num(u, 'outputTokens') ?? 0;
+  t.cache_creation_tokens = num(u, 'cacheCreationTokens') ?? 0;
+  t.cache_read_tokens = num(u, 'cacheReadTokens') ?? 0;
+  t.reasoning_tokens = num(u, 'thinkingTokens') ?? 0;
+  return t;
+}
+
+/** The settings beside a session file; empty when there is none or it does not parse. */
+export function readSettings(path: string): DroidSettings {
+  let doc: JsonObject | undefined;
+  try {
+    if (statSync(path).size > maxSettingsBytes) return { model: undefined, tokens: undefined };
+    doc = asObject(JSON.parse(readRegularFileSync(path)));
+  } catch (error) {
+    if (!isNotFound(error) && !(error instanceof SyntaxError)) throw error;
+    return { model: undefined, tokens: undefined };
+  }
+  return { model: str(doc, 'model'), tokens: tokensOf(doc?.['tokenUsage']) };
+}
