@@ -19,6 +19,7 @@ export const agentRoots = {
   gemini: '.gemini',
   opencode: join('.local', 'share', 'opencode'),
   crush: join('.local', 'share', 'crush'),
+  goose: join('.local', 'share', 'goose'),
 };
 
 /** Folders an agent keeps sessions in outside its root, found from what the root lists. */

@@ -12,6 +12,7 @@ import { generateKimi } from './gen/kimi.mjs';
 import { generateOpencode } from './gen/opencode.mjs';
 import { generatePi } from './gen/pi.mjs';
 import { generateCrush } from './gen/crush.mjs';
+import { generateGoose } from './gen/goose.mjs';
 
 export const generatorVersion = 6;
 
@@ -23,6 +24,7 @@ export const otherShares = {
   gemini: 0.06,
   opencode: 0.06,
   crush: 0.03,
+  goose: 0.03,
 };
 const otherGenerators = {
   kimi: generateKimi,
@@ -31,6 +33,7 @@ const otherGenerators = {
   gemini: generateGemini,
   opencode: generateOpencode,
   crush: generateCrush,
+  goose: generateGoose,
 };
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */

@@ -9,6 +9,7 @@ import { intendantReader } from './intendant/index.js';
 import { geminiReader } from './gemini/index.js';
 import { opencodeReader } from './opencode/index.js';
 import { crushReader } from './crush/index.js';
+import { gooseReader } from './goose/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -19,6 +20,7 @@ export const readers: readonly AgentReader[] = [
   geminiReader,
   opencodeReader,
   crushReader,
+  gooseReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

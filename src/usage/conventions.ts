@@ -21,4 +21,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   opencode: { inputIncludesCacheRead: false, reasoningApart: true },
   // Crush's prompt_tokens are input plus cache reads (internal/agent/agent.go updateSessionTokenCounters).
   crush: { inputIncludesCacheRead: true, reasoningApart: false },
+  // Goose's accumulated_input_tokens is the provider's input figure; its schema states no cache reads.
+  goose: { inputIncludesCacheRead: false, reasoningApart: false },
 };

@@ -9,6 +9,7 @@ import { corpusAgentHome } from '../support/corpus-home.js';
 import { tempDir } from '../support/temp.js';
 import { hasCorpus } from '../../test/support/corpus.js';
 import * as crush from '../../src/agents/crush/test-support/fixtures.js';
+import * as goose from '../../src/agents/goose/test-support/fixtures.js';
 
 interface Row {
   agent: string;
@@ -40,6 +41,21 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
     },
   ]);
 
+  // Goose: a session in its sessions.db, and a legacy JSONL session beside it.
+  const gooseHome = join(home, '.local', 'share', 'goose');
+  const gooseSession = (id: string): goose.GooseSessionFixture => ({
+    id,
+    name: 'rename',
+    workingDir: '/work/app',
+    createdAt: '2026-10-01 10:00:00',
+    messages: [
+      goose.user(`${id}u`, 1_790_000_001, 'rename the parser'),
+      goose.assistant(`${id}a`, 1_790_000_002, [goose.text('Renamed.')]),
+    ],
+  });
+  await goose.writeGooseDatabase(gooseHome, [gooseSession('20261001_1')]);
+  await goose.writeLegacySession(gooseHome, gooseSession('20250301_120000'));
+
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
@@ -53,7 +69,7 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'crush', 'gemini', 'intendant', 'kimi', 'opencode', 'pi']);
+    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'crush', 'gemini', 'goose', 'intendant', 'kimi', 'opencode', 'pi']);
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {
