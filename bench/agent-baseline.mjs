@@ -22,6 +22,7 @@ export const agentRoots = {
   roo_code: join('.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'),
   qwen: '.qwen',
   crush: join('.local', 'share', 'crush'),
+  goose: join('.local', 'share', 'goose'),
 };
 
 /** Folders an agent keeps sessions in outside its root, found from what the root lists. */

@@ -16,6 +16,7 @@ import { generateQwen } from './gen/qwen.mjs';
 import { generateCrush } from './gen/crush.mjs';
 import { generateCopilot } from './gen/copilot.mjs';
 import { generateDroid } from './gen/droid.mjs';
+import { generateGoose } from './gen/goose.mjs';
 
 export const generatorVersion = 8;
 
@@ -29,6 +30,7 @@ export const otherShares = {
   cline: 0.03,
   roo_code: 0.03,
   crush: 0.03,
+  goose: 0.03,
 };
 const otherGenerators = {
   kimi: generateKimi,
@@ -39,6 +41,7 @@ const otherGenerators = {
   cline: generateCline,
   roo_code: generateRooCode,
   crush: generateCrush,
+  goose: generateGoose,
 };
 otherShares.qwen = 0.03;
 otherGenerators.qwen = generateQwen;

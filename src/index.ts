@@ -19,7 +19,9 @@ export type {
 } from './agents/types.js';
 export { claudeCodeReader } from './agents/claude-code/reader.js';
 export { codexReader } from './agents/codex/reader.js';
+export { crushReader } from './agents/crush/index.js';
 export { geminiReader } from './agents/gemini/index.js';
+export { gooseReader } from './agents/goose/index.js';
 export { intendantReader } from './agents/intendant/index.js';
 export { kimiReader } from './agents/kimi/index.js';
 export { opencodeReader } from './agents/opencode/index.js';

@@ -13,6 +13,7 @@ import { qwenReader } from './qwen/index.js';
 import { crushReader } from './crush/index.js';
 import { copilotReader } from './copilot/index.js';
 import { droidReader } from './droid/index.js';
+import { gooseReader } from './goose/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -28,6 +29,7 @@ export const readers: readonly AgentReader[] = [
   crushReader,
   copilotReader,
   droidReader,
+  gooseReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

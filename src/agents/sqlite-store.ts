@@ -2,8 +2,9 @@
 // (locked, corrupt, not a database) turned into an `unreadable` problem saying what to do. Shared
 // by the readers whose sessions live in a database (Crush, Goose); better-sqlite3 loads only when
 // a database is present.
+import { stat } from 'node:fs/promises';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openRegular } from '../fs/read-open.js';
+import { notRegularFile, openRegular } from '../fs/read-open.js';
 import { errorCode, errorMessage, statFile } from '../fs/stat.js';
 import { asObject, type JsonObject } from '../json/narrow.js';
 import type { FileProblem, SessionFile } from './types.js';
@@ -28,8 +29,8 @@ export async function looksLikeSqlite(path: string): Promise<boolean> {
 /** Runs `read` on a read-only connection with a busy timeout, closed afterwards. Throws what better-sqlite3 throws. */
 export async function withReadOnlyDatabase<T>(path: string, busyTimeoutMs: number, read: (db: BetterSqlite3.Database) => T): Promise<T> {
   // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever.
-  const { handle } = await openRegular(path);
-  await handle.close();
+  const st = await stat(path);
+  if (!st.isFile()) throw notRegularFile(path, st);
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
   try {

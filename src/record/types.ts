@@ -19,6 +19,7 @@ export const agentIds = [
   'crush',
   'copilot',
   'droid',
+  'goose',
 ] as const;
 export type AgentId = (typeof agentIds)[number];
 

@@ -30,4 +30,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   copilot: { inputIncludesCacheRead: false, reasoningApart: false },
   // Droid's settings state thinking tokens beside input, output and cache counts.
   droid: { inputIncludesCacheRead: false, reasoningApart: true },
+  // Goose's accumulated_input_tokens is the provider's input figure; its schema states no cache reads.
+  goose: { inputIncludesCacheRead: false, reasoningApart: false },
 };

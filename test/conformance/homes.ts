@@ -4,6 +4,7 @@ import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import * as claude from '../../src/agents/claude-code/test-support/fixtures.js';
 import * as crush from '../../src/agents/crush/test-support/fixtures.js';
+import * as goose from '../../src/agents/goose/test-support/fixtures.js';
 import { Rollout, writeRollout } from '../../src/agents/codex/test-support/rollout-fixture.js';
 import { FixtureSession as IntendantSession } from '../../src/agents/intendant/test-support/fixture.js';
 import * as kimi from '../../src/agents/kimi/test-support/wire.js';
@@ -395,6 +396,39 @@ const droidHome: HomeFixture = {
   },
 };
 
+// Goose: one session in sessions.db, one legacy JSONL file from before the database.
+const gooseIds = ['20261001_1', '20261001_120000'];
+const gooseSession = (n: number, grown: boolean): goose.GooseSessionFixture => {
+  const at = 1_790_000_000 + n * 1000;
+  const [q, a] = said(n);
+  const messages = [goose.user(`g${n}u`, at + 1, q), goose.assistant(`g${n}a`, at + 2, [goose.text(a)])];
+  if (grown) {
+    const [q2, a2] = saidLater(n);
+    messages.push(goose.user(`g${n}v`, at + 10, q2), goose.assistant(`g${n}b`, at + 11, [goose.text(a2)]));
+  }
+  return {
+    id: gooseIds[n] ?? '',
+    name: `session ${n}`,
+    workingDir: '/work/demo',
+    createdAt: '2026-10-01 10:00:00',
+    inputTokens: 500,
+    outputTokens: 40,
+    messages,
+  };
+};
+const gooseHome: HomeFixture = {
+  async write(home) {
+    await goose.writeGooseDatabase(home, [gooseSession(0, false)]);
+    await goose.writeLegacySession(home, gooseSession(1, false));
+  },
+  async grow(session) {
+    if (session.sessionId === gooseIds[0]) {
+      for (const f of ['', '-wal', '-shm']) await rm(join(session.home, 'sessions', `sessions.db${f}`), { force: true });
+      await goose.writeGooseDatabase(session.home, [gooseSession(0, true)]);
+    } else await goose.writeLegacySession(session.home, gooseSession(1, true));
+  },
+};
+
 /** One home per agent id: a new agent without one is a compile error here. */
 export const homeFixtures: Record<AgentId, HomeFixture> = {
   claude_code: claudeHome,
@@ -410,4 +444,5 @@ export const homeFixtures: Record<AgentId, HomeFixture> = {
   crush: crushHome,
   copilot: copilotHome,
   droid: droidHome,
+  goose: gooseHome,
 };

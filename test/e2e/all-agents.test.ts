@@ -14,6 +14,7 @@ import { tempDir } from '../support/temp.js';
 import { hasCorpus } from '../../test/support/corpus.js';
 import { homeFixtures } from '../conformance/homes.js';
 import * as crush from '../../src/agents/crush/test-support/fixtures.js';
+import * as goose from '../../src/agents/goose/test-support/fixtures.js';
 
 interface Row {
   agent: string;
@@ -66,6 +67,21 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
       .user('d1', 1, 'rename the lexer')
       .assistant('d2', 2, [droid.say('Renamed it.')]),
   );
+
+  // Goose: a session in its sessions.db, and a legacy JSONL session beside it.
+  const gooseHome = join(home, '.local', 'share', 'goose');
+  const gooseSession = (id: string): goose.GooseSessionFixture => ({
+    id,
+    name: 'rename',
+    workingDir: '/work/app',
+    createdAt: '2026-10-01 10:00:00',
+    messages: [
+      goose.user(`${id}u`, 1_790_000_001, 'rename the parser'),
+      goose.assistant(`${id}a`, 1_790_000_002, [goose.text('Renamed.')]),
+    ],
+  });
+  await goose.writeGooseDatabase(gooseHome, [gooseSession('20261001_1')]);
+  await goose.writeLegacySession(gooseHome, gooseSession('20250301_120000'));
 
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }

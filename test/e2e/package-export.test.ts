@@ -29,6 +29,8 @@ describe('the package main export', () => {
       'intendantReader',
       'geminiReader',
       'opencodeReader',
+      'crushReader',
+      'gooseReader',
       'agentIds',
       'finaliseRecord',
       'serialiseRecord',

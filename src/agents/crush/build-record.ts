@@ -14,13 +14,19 @@ import {
   type Turn,
 } from '../../record/types.js';
 import { num, str, text, type JsonObject } from '../../json/narrow.js';
-import { isoOf, parseParts } from './parts.js';
+import { type CrushPart, isoOf, parseParts } from './parts.js';
 import type { CrushRows } from './store.js';
 import { crushToolCall } from './tool-call.js';
 
+/** A message row with its `parts` column parsed once. */
+export interface CrushMessage {
+  row: JsonObject;
+  parts: CrushPart[];
+}
+
 export interface CrushSession {
   row: JsonObject;
-  messages: JsonObject[];
+  messages: CrushMessage[];
 }
 
 export interface CrushTree {
@@ -39,8 +45,9 @@ export function treeFromRows(rows: CrushRows, rootId: string): { tree: CrushTree
   }
   for (const m of rows.messages) {
     const owner = sessions.get(text(m, 'session_id') ?? '');
-    if (parseParts(m.parts) === undefined) badRows++;
-    else owner?.messages.push(m);
+    const parts = parseParts(m.parts);
+    if (parts === undefined) badRows++;
+    else owner?.messages.push({ row: m, parts });
   }
   return { tree: sessions.has(rootId) ? { rootId, sessions } : null, badRows };
 }
@@ -71,8 +78,7 @@ interface Built {
 function sessionTurns(session: CrushSession, full: boolean): Built {
   const out: Built = { turns: [], models: [], span: { started_at: null, ended_at: null }, calls: new Map() };
   noteTime(out.span, isoOf(session.row.created_at) ?? undefined);
-  for (const m of session.messages) {
-    const parts = parseParts(m.parts) ?? [];
+  for (const { row: m, parts } of session.messages) {
     const at = isoOf(m.created_at);
     noteTime(out.span, at ?? undefined);
     noteTime(out.span, isoOf(m.finished_at) ?? undefined);

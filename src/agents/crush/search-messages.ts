@@ -8,7 +8,7 @@ import { defaultBusyTimeoutMs } from '../sqlite-store.js';
 import type { DiscoveredSession, MessageExtractor } from '../types.js';
 import { isTitleSession } from './build-record.js';
 import { loadCrush } from './load.js';
-import { msOf, parseParts } from './parts.js';
+import { msOf } from './parts.js';
 
 /** Bump when what this file extracts changes: the index then re-reads every Crush session. */
 export const crushMessagesVersion = 1;
@@ -20,10 +20,10 @@ async function extract(session: DiscoveredSession) {
   for (const [id, data] of tree?.sessions ?? []) {
     if (isTitleSession(id, text(data.row, 'parent_session_id'))) continue;
     const sub = id !== tree?.rootId;
-    for (const m of data.messages) {
+    for (const { row: m, parts } of data.messages) {
       const role = str(m, 'role');
       if ((role !== 'user' && role !== 'assistant') || m.is_summary_message === 1) continue;
-      const body = (parseParts(m.parts) ?? [])
+      const body = parts
         .filter((p) => p.type === 'text')
         .map((p) => (str(p.data, 'text') ?? '').trim())
         .filter((t) => t !== '')

@@ -1,0 +1,58 @@
+// The Goose reader: `sessions/sessions.db` under Goose's data directory (read-only, with a busy
+// timeout; each session kept as an export of its rows) and the legacy JSONL files beside it.
+import { join, relative } from 'node:path';
+import { defaultBusyTimeoutMs, parseRowLocator } from '../sqlite-store.js';
+import { exportLines } from '../table-export.js';
+import type { AgentReader, TreeEntry } from '../types.js';
+import { buildGooseRecord } from './build-record.js';
+import { claimGoose } from './claim.js';
+import { discoverGoose, type GooseOptions } from './discover.js';
+import { exportHeader } from './export.js';
+import { databaseName, gooseHomes } from './layout.js';
+import { loadGoose } from './load.js';
+import { gooseSearchMessages } from './search-messages.js';
+import { loadSessionRows } from './store.js';
+
+export function createGooseReader(options: Partial<GooseOptions> = {}): AgentReader {
+  const opts: GooseOptions = { busyTimeoutMs: options.busyTimeoutMs ?? defaultBusyTimeoutMs };
+  return {
+    id: 'goose',
+    displayName: 'Goose',
+    aliases: ['block goose'],
+    homeVariables: [{ name: 'XDG_DATA_HOME', default: '~/.local/share', folder: 'goose' }],
+    homes: gooseHomes,
+    discover: (home) => discoverGoose(home, opts),
+    claim: (path) => claimGoose(path, opts),
+
+    async parse(session, ctx) {
+      const { session: s, bad, problems } = await loadGoose(session, opts.busyTimeoutMs);
+      const where = parseRowLocator(session.path, databaseName)?.database ?? session.path;
+      return {
+        record: s === null ? null : buildGooseRecord(s, ctx.detail === 'full'),
+        cwds: s?.workingDir === undefined ? [] : [s.workingDir],
+        badLines: bad > 0 ? [{ path: where, count: bad }] : [],
+        problems,
+      };
+    },
+
+    async tree(session) {
+      const locator = parseRowLocator(session.path, databaseName);
+      if (locator === undefined)
+        return session.files.map((f): TreeEntry => ({ relPath: relative(session.home, f.path), kind: 'file', path: f.path }));
+      return [
+        {
+          relPath: join('goose-export', `${locator.sessionId}.jsonl`),
+          kind: 'export',
+          produce: async () => {
+            const rows = await loadSessionRows(locator.database, locator.sessionId, opts.busyTimeoutMs);
+            return exportLines(exportHeader(locator.sessionId), { sessions: rows.sessions, messages: rows.messages });
+          },
+        },
+      ];
+    },
+
+    messages: gooseSearchMessages,
+  };
+}
+
+export const gooseReader: AgentReader = createGooseReader();
