@@ -9,6 +9,7 @@ import { intendantReader } from './intendant/index.js';
 import { geminiReader } from './gemini/index.js';
 import { opencodeReader } from './opencode/index.js';
 import { clineReader, rooCodeReader } from './cline/index.js';
+import { aiderReader } from './aider/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -20,6 +21,7 @@ export const readers: readonly AgentReader[] = [
   opencodeReader,
   clineReader,
   rooCodeReader,
+  aiderReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

@@ -22,4 +22,5 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   // Cline's and Roo Code's figures carry no reasoning count; the readers take cache out of input.
   cline: { inputIncludesCacheRead: false, reasoningApart: false },
   roo_code: { inputIncludesCacheRead: false, reasoningApart: false },
+  aider: { inputIncludesCacheRead: false, reasoningApart: false },
 };

@@ -32,6 +32,7 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   // Agents without corpus logs: homes written in their real shape by the conformance fixtures.
   await homeFixtures.cline.write(join(home, '.cline', 'data'));
   await homeFixtures.roo_code.write(join(home, '.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'));
+  await homeFixtures.aider.write(home);
 
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
@@ -46,7 +47,18 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'cline', 'codex', 'gemini', 'intendant', 'kimi', 'opencode', 'pi', 'roo_code']);
+    expect([...agents].sort()).toEqual([
+      'aider',
+      'claude_code',
+      'cline',
+      'codex',
+      'gemini',
+      'intendant',
+      'kimi',
+      'opencode',
+      'pi',
+      'roo_code',
+    ]);
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {
