@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineFile, codeBlock, isoAt, outputSize, rng, sampleSize, sentence, uuid, words } from './gen/common.mjs';
+import { generateAider } from './gen/aider.mjs';
 import { generateCline, generateRooCode } from './gen/cline.mjs';
 import { generateGemini } from './gen/gemini.mjs';
 import { generateIntendant } from './gen/intendant.mjs';
@@ -16,7 +17,16 @@ import { generatePi } from './gen/pi.mjs';
 export const generatorVersion = 6;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
-export const otherShares = { kimi: 0.06, pi: 0.06, intendant: 0.06, gemini: 0.06, opencode: 0.06, cline: 0.03, roo_code: 0.03 };
+export const otherShares = {
+  kimi: 0.06,
+  pi: 0.06,
+  intendant: 0.06,
+  gemini: 0.06,
+  opencode: 0.06,
+  cline: 0.03,
+  roo_code: 0.03,
+  aider: 0.03,
+};
 const otherGenerators = {
   kimi: generateKimi,
   pi: generatePi,
@@ -25,6 +35,7 @@ const otherGenerators = {
   opencode: generateOpencode,
   cline: generateCline,
   roo_code: generateRooCode,
+  aider: generateAider,
 };
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */

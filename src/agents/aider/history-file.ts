@@ -52,37 +52,42 @@ export function findRuns(path: string): { runs: RunStart[]; size: number } {
   }
 }
 
-/** Where the run starting at `offset` ends: the next header line, else the end of the file. */
-function runEnd(fd: number, offset: number): number {
-  const buf = Buffer.allocUnsafe(chunkBytes);
-  let tail = Buffer.alloc(0);
-  let pos = offset;
-  for (;;) {
-    const got = readSync(fd, buf, 0, chunkBytes, pos);
-    if (got === 0) return pos;
-    // The run's own header is not preceded by a newline inside the run, so it never matches.
-    const window = Buffer.concat([tail, buf.subarray(0, got)]);
-    const at = window.indexOf(marker);
-    if (at !== -1) return pos - tail.length + at + 1;
-    tail = Buffer.from(window.subarray(Math.max(0, window.length - marker.length + 1)));
-    pos += got;
-  }
-}
-
-/** The run that starts at `offset`: its text up to the next run header, at most `maxRunBytes`. */
-export function readRun(path: string, offset: number): { text: string; clipped: boolean; end: number } {
+/**
+ * The run that starts at `offset`: its text up to the next run header (or the end of the file), at
+ * most `maxRunBytes`. Read once, in chunks that grow from 64 KiB, so a short run costs a short read.
+ */
+export function readRun(path: string, offset: number): { text: string; clipped: boolean } {
   const { fd } = openRegularSync(path);
   try {
-    const end = runEnd(fd, offset);
-    const length = Math.min(end - offset, maxRunBytes);
-    const buf = Buffer.allocUnsafe(length);
-    let got = 0;
-    while (got < length) {
-      const n = readSync(fd, buf, got, length - got, offset + got);
-      if (n === 0) break;
-      got += n;
+    const parts: Buffer[] = [];
+    let total = 0;
+    let tail: Buffer = Buffer.alloc(0);
+    let size = 64 * 1024;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(size);
+      const got = readSync(fd, chunk, 0, size, offset + total);
+      if (got === 0) break;
+      const data = chunk.subarray(0, got);
+      // The run's own header has no newline before it inside the run, so it never matches.
+      const edge = tail.length === 0 ? -1 : Buffer.concat([tail, data.subarray(0, marker.length - 1)]).indexOf(marker);
+      const at = edge !== -1 ? edge - tail.length : data.indexOf(marker);
+      if (at !== -1) {
+        // Keep the newline that ends the run's last line (it may lie in the chunk before).
+        if (at + 1 >= 0) parts.push(data.subarray(0, at + 1));
+        else {
+          const last = parts.pop() ?? Buffer.alloc(0);
+          parts.push(last.subarray(0, last.length + at + 1));
+        }
+        break;
+      }
+      parts.push(data);
+      total += got;
+      if (total >= maxRunBytes) return { text: Buffer.concat(parts).subarray(0, maxRunBytes).toString('utf8'), clipped: true };
+      tail = Buffer.from(data.subarray(Math.max(0, got - (marker.length - 1))));
+      size = Math.min(size * 2, chunkBytes * 4);
     }
-    return { text: buf.toString('utf8', 0, got), clipped: end - offset > maxRunBytes, end };
+    const whole = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+    return { text: whole.toString('utf8'), clipped: false };
   } finally {
     closeSync(fd);
   }

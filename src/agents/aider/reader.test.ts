@@ -87,6 +87,24 @@ describe('aiderReader', () => {
     expect(await aiderReader.claim(notes)).toBeNull();
   });
 
+  it('ends a run at the next header when the header straddles two reads', async () => {
+    const repo = await tempDir();
+    const file = join(repo, '.aider.chat.history.md');
+    const start = header('2026-06-01 10:00:00') + user('long answer please');
+    // The first read of a run is 64 KiB from its header (byte 1): put the next header's newline 5 bytes before its end.
+    const fill = 65_537 - 5 - start.length - 3;
+    const first = start + ai('y'.repeat(fill));
+    expect(first.length).toBe(65_532);
+    await writeFile(file, `${first}${header('2026-06-01 11:00:00')}${user('next')}${ai('short')}`);
+    const [a, b] = (await aiderReader.discover(repo)).sessions as [DiscoveredSession, DiscoveredSession];
+    const ra = (await aiderReader.parse(a, { detail: 'full' })).record;
+    expect(ra?.turns.map((t) => [t.role, t.text.length])).toEqual([
+      ['user', 18],
+      ['assistant', fill],
+    ]);
+    expect((await aiderReader.parse(b, { detail: 'full' })).record?.turns.map((t) => t.text)).toEqual(['next', 'short']);
+  });
+
   it('looks in the variable’s file, then in known projects and their parents, never in / or the home twice', async () => {
     const lookup = (env: Record<string, string>, projects: string[] = []) => ({ env: (n: string) => env[n], homedir: '/home/u', projects });
     expect(aiderHomes(lookup({}))).toEqual(['/home/u']);

@@ -48,77 +48,95 @@ function stampIso(stamp: string): string | null {
   return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(stamp) ? stamp.replace(' ', 'T') : null;
 }
 
+function lineKind(text: string, at: number): Kind | 'header' {
+  const c = text.charCodeAt(at);
+  if (c === 62 /* > */ && (text.charCodeAt(at + 1) === 32 || text.charCodeAt(at + 1) === 10 || at + 1 >= text.length)) return 'tool';
+  if (c === 35 /* # */) {
+    if (text.startsWith('#### ', at) || text.startsWith('####\n', at)) return 'user';
+    if (text.charCodeAt(at + 1) === 32) return 'header';
+  }
+  return 'assistant';
+}
+
+/** A `#### ` or `> ` line without its prefix and the two spaces aider ends it with. */
+function lineBody(line: string, prefix: number): string {
+  const body = line.endsWith('\r') ? line.slice(prefix, -1) : line.slice(prefix);
+  return body.endsWith('  ') ? body.slice(0, -2) : body;
+}
+
 /** Reads one run (its text from the header line to the next run). */
 export function readAiderRun(text: string): AiderRun {
-  const first = text.split('\n', 1)[0] ?? '';
+  const first = text.slice(0, Math.max(0, text.indexOf('\n')));
   const startedAt = first.startsWith(runHeader) ? stampIso(first.slice(runHeader.length).trim()) : null;
   const run: AiderRun = { startedAt, turns: [], models: [], totals: emptyTotals() };
   let model: string | undefined;
   let typed = false;
-  let kind: Kind | null = null;
-  let lines: string[] = [];
 
-  const flush = (): void => {
-    const body = lines;
-    lines = [];
-    if (kind === 'user') {
-      const t = body.join('\n').trim();
-      if (t !== '' && t !== '<blank>') {
-        run.turns.push({ role: 'user', at: startedAt, text: clipMessage(t) });
-        typed = true;
+  const user = (lines: string[]): void => {
+    const t = lines.join('\n').trim();
+    if (t === '' || t === '<blank>') return;
+    run.turns.push({ role: 'user', at: startedAt, text: clipMessage(t) });
+    typed = true;
+  };
+  const tool = (lines: string[]): void => {
+    const kept: string[] = [];
+    for (const line of lines) {
+      const usage = line.startsWith('Tokens: ') ? usageLine(line) : null;
+      if (usage !== null) addTotals(run.totals, usage);
+      const cost = line.includes('Cost: $') ? costPattern.exec(line) : null;
+      if (cost !== null) run.totals.cost_usd = (run.totals.cost_usd ?? 0) + Number(cost[1]);
+      const named = line.includes('odel: ') ? modelPattern.exec(line)?.[1] : undefined;
+      if (named !== undefined) {
+        model = named;
+        if (!run.models.includes(named)) run.models.push(named);
       }
-    } else if (kind === 'tool') {
-      const kept: string[] = [];
-      for (const line of body) {
-        const usage = usageLine(line);
-        if (usage !== null) addTotals(run.totals, usage);
-        const cost = costPattern.exec(line);
-        if (cost !== null) run.totals.cost_usd = (run.totals.cost_usd ?? 0) + Number(cost[1]);
-        const named = modelPattern.exec(line)?.[1];
-        if (named !== undefined) {
-          model = named;
-          if (!run.models.includes(named)) run.models.push(named);
-        }
-        if (usage === null && cost === null && !line.startsWith('Cost: ')) kept.push(line);
-      }
-      // The banner before the first prompt is aider introducing itself; afterwards its notes are events.
-      const t = kept.join('\n').trim();
-      if (typed && t !== '') run.turns.push({ role: 'event', at: startedAt, text: clipMessage(t) });
-    } else if (kind === 'assistant') {
-      const raw = body.join('\n');
+      if (usage === null && cost === null) kept.push(line);
+    }
+    // The banner before the first prompt is aider introducing itself; afterwards its notes are events.
+    const t = kept.join('\n').trim();
+    if (typed && t !== '') run.turns.push({ role: 'event', at: startedAt, text: clipMessage(t) });
+  };
+  const assistant = (raw: string): void => {
+    let t = raw;
+    if (raw.includes('<think')) {
       for (const m of raw.matchAll(reasoningPattern)) {
         const r = (m[2] ?? '').trim();
         if (r !== '') run.turns.push({ role: 'reasoning', at: startedAt, text: clipMessage(r) });
       }
-      const t = raw.replace(reasoningPattern, '').trim();
-      if (t !== '') {
-        const turn: Turn = { role: 'assistant', at: startedAt, text: clipMessage(t), tool_calls: [] };
-        if (model !== undefined) turn.model = model;
-        run.turns.push(turn);
-      }
+      t = raw.replace(reasoningPattern, '');
     }
+    t = t.trim();
+    if (t === '') return;
+    const turn: Turn = { role: 'assistant', at: startedAt, text: clipMessage(t), tool_calls: [] };
+    if (model !== undefined) turn.model = model;
+    run.turns.push(turn);
   };
 
-  for (const rawLine of text.split('\n')) {
-    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
-    let next: Kind;
-    let content: string;
-    if (line.startsWith('# ')) continue;
-    if (line.startsWith('> ') || line === '>') {
-      next = 'tool';
-      content = line.slice(2).replace(/ {2}$/, '');
-    } else if (line.startsWith('#### ') || line === '####') {
-      next = 'user';
-      content = line.slice(5).replace(/ {2}$/, '');
-    } else {
-      next = 'assistant';
-      content = line;
+  // Lines are classified where they start; a reply is cut out of the text whole, not line by line.
+  let kind: Kind | null = null;
+  let lines: string[] = [];
+  let replyFrom = 0;
+  let replyTo = 0;
+  const flush = (): void => {
+    if (kind === 'user') user(lines);
+    else if (kind === 'tool') tool(lines);
+    else if (kind === 'assistant') assistant(text.slice(replyFrom, replyTo));
+    lines = [];
+  };
+  for (let at = 0; at < text.length; ) {
+    const nl = text.indexOf('\n', at);
+    const end = nl === -1 ? text.length : nl;
+    const next = lineKind(text, at);
+    if (next !== 'header') {
+      if (next !== kind) {
+        flush();
+        kind = next;
+        replyFrom = at;
+      }
+      if (next === 'assistant') replyTo = end;
+      else lines.push(lineBody(text.slice(at, end), next === 'user' ? 5 : 2));
     }
-    if (next !== kind) {
-      flush();
-      kind = next;
-    }
-    lines.push(content);
+    at = end + 1;
   }
   flush();
   return run;
