@@ -3,7 +3,8 @@
 // (Gemini CLI chat, OpenCode storage file, state.json, session_meta.json) is read whole and
 // JSON.parse-d once; a plain sidecar (Intendant's turns/*.txt) is only read; a SQLite database
 // (OpenCode) gets a SELECT of every row of its session, message and part tables with the `data`
-// columns JSON.parse-d, which is the least any reader of that store must do.
+// columns JSON.parse-d, which is the least any reader of that store must do; a Markdown log (Aider) is
+// read, decoded and split into lines.
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,8 @@ const listedFolders = {
   },
   copilot: '.copilot',
   droid: '.factory',
+  // Aider keeps one history per repository; the bench's repositories all lie under code/.
+  aider: 'code',
 };
 
 export const agentIds = Object.keys(agentRoots);
@@ -68,22 +71,25 @@ export function agentFiles(home, agent) {
   const root = join(home, agentRoots[agent]);
   const folders = [root, ...(listedFolders[agent]?.(root) ?? [])];
   for (const path of folders.flatMap((f) => walk(f, []))) {
+  const files = { jsonl: [], json: [], text: [], sqlite: [], markdown: [] };
+  for (const path of walk(join(home, agentRoots[agent]), [])) {
     if (path.endsWith('.jsonl')) files.jsonl.push(path);
     else if (path.endsWith('.json')) files.json.push(path);
     else if (path.endsWith('.db')) files.sqlite.push(path);
+    else if (path.endsWith('.md')) files.markdown.push(path);
     else if (!/\.db-(wal|shm)$/.test(path)) files.text.push(path);
   }
   return files;
 }
 
 export function fileCount(files) {
-  return files.jsonl.length + files.json.length + files.text.length + files.sqlite.length;
+  return files.jsonl.length + files.json.length + files.text.length + files.sqlite.length + files.markdown.length;
 }
 
 /** Bytes of the files, databases with their write-ahead logs. */
 export function filesBytes(files) {
   let n = 0;
-  for (const f of [...files.jsonl, ...files.json, ...files.text]) n += statSync(f).size;
+  for (const f of [...files.jsonl, ...files.json, ...files.text, ...files.markdown]) n += statSync(f).size;
   for (const db of files.sqlite) {
     n += statSync(db).size;
     if (existsSync(`${db}-wal`)) n += statSync(`${db}-wal`).size;
@@ -128,6 +134,12 @@ const sessionTables = [
   ['messages', 'parts'],
   ['messages', 'content_json'],
 ];
+/** A Markdown log (Aider's history) read, decoded and split into lines: the least a reader of it does. */
+function splitLines(files) {
+  let lines = 0;
+  for (const f of files) lines += readFileSync(f, 'utf8').split('\n').length;
+  return lines;
+}
 
 function selectAll(databases) {
   let records = 0;
@@ -171,12 +183,13 @@ export function baselineAgent(files) {
   const lines = baselineParse(files.jsonl);
   const docs = parseDocuments(files.json);
   readOnly(files.text, Buffer.allocUnsafe(4 << 20));
+  const markdownLines = splitLines(files.markdown);
   const rows = selectAll(files.sqlite);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
     seconds,
     bytes,
-    records: lines.lines + docs.records + rows.records,
+    records: lines.lines + docs.records + rows.records + markdownLines,
     bad: lines.bad + docs.bad + rows.bad,
     mibps: bytes / 1048576 / seconds,
   };

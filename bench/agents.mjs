@@ -4,7 +4,7 @@
 // listed against what the generator wrote: every session exactly once, no unreadable or unparsed
 // file, no bad line, and the token totals the logs state. A failed check is a reader bug: it is
 // printed loudly and makes the script exit 1, never hidden.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +23,20 @@ function env(home, state) {
   return { ...agentEnv(home, state), GEMINI_CLI_HOME: home };
 }
 
-/** A cold scan of one agent: a fresh state root each run, the best wall time of `repeat`. */
-function coldScan(home, agent) {
+/**
+ * A cold scan of one agent: a fresh state root each run, the best wall time of `repeat`. An agent
+ * found only in known projects (Aider) gets the state an earlier scan of the other agents leaves:
+ * the list of projects sessions ran in, and nothing else.
+ */
+function coldScan(home, agent, projects) {
   let best;
   for (let i = 0; i < repeat; i++) {
     const state = mkdtempSync(join(tmpdir(), 'agentlog-bench-'));
     try {
+      if (projects !== undefined) {
+        mkdirSync(join(state, 'cache'), { recursive: true });
+        writeFileSync(join(state, 'cache', 'known-projects.json'), JSON.stringify({ version: 1, projects }));
+      }
       const run = timed(cli, ['scan', '--agent', agent, '--json'], env(home, state));
       if (run.status !== 0) throw new Error(`agentlog scan --agent ${agent} exited ${run.status}: ${run.stderr.trim().split('\n').at(-1)}`);
       if (best === undefined || run.seconds < best.seconds) best = run;
@@ -124,7 +132,7 @@ function main() {
       continue;
     }
     const base = bestBaseline(files);
-    const scan = coldScan(home, agent);
+    const scan = coldScan(home, agent, generated[statsKey(agent)]?.projects);
     const mib = base.bytes / 1048576;
     const scanMibps = mib / scan.seconds;
     const net = scan.seconds - startup;

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineFile, codeBlock, isoAt, outputSize, rng, sampleSize, sentence, uuid, words } from './gen/common.mjs';
+import { generateAider } from './gen/aider.mjs';
 import { generateCline, generateRooCode } from './gen/cline.mjs';
 import { generateGemini } from './gen/gemini.mjs';
 import { generateIntendant } from './gen/intendant.mjs';
@@ -31,6 +32,7 @@ export const otherShares = {
   roo_code: 0.03,
   crush: 0.03,
   goose: 0.03,
+  aider: 0.03,
 };
 const otherGenerators = {
   kimi: generateKimi,
@@ -42,6 +44,7 @@ const otherGenerators = {
   roo_code: generateRooCode,
   crush: generateCrush,
   goose: generateGoose,
+  aider: generateAider,
 };
 otherShares.qwen = 0.03;
 otherGenerators.qwen = generateQwen;

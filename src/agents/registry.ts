@@ -14,6 +14,7 @@ import { crushReader } from './crush/index.js';
 import { copilotReader } from './copilot/index.js';
 import { droidReader } from './droid/index.js';
 import { gooseReader } from './goose/index.js';
+import { aiderReader } from './aider/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -30,6 +31,7 @@ export const readers: readonly AgentReader[] = [
   copilotReader,
   droidReader,
   gooseReader,
+  aiderReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

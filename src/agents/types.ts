@@ -9,6 +9,11 @@ export interface HomeLookup {
   env(name: string): string | undefined;
   /** The user's home directory. */
   homedir: string;
+  /**
+   * Directories other agents' sessions ran in, newest first, as agentlog's scans last saw them: the
+   * homes of an agent that keeps its sessions inside the projects themselves (Aider).
+   */
+  projects?: readonly string[];
 }
 
 export interface SessionFile {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readers } from '../agents/registry.js';
 import { withKeptRoots } from '../custody/kept-homes.js';
+import { readKnownProjects } from '../scan/known-projects.js';
 import type { AgentReader, HomeLookup } from '../agents/types.js';
 import type { AgentId } from '../record/types.js';
 import type { AgentHomes } from '../scan/scan.js';
@@ -82,6 +83,8 @@ export function processContext(): CliContext {
     homedir: userHome,
   };
   const stateRoot = resolve(lookup.env('AGENTLOG_HOME') ?? join(userHome, '.agentlog'));
+  // Agents that keep sessions inside projects are looked for where earlier scans saw sessions run.
+  const projectLookup: HomeLookup = { ...lookup, projects: readKnownProjects(stateRoot) };
   let stop: AbortController | undefined;
   let received: NodeJS.Signals | undefined;
   const stopCode = (): number => exitCodeForSignal(received ?? 'SIGINT');
@@ -124,11 +127,11 @@ export function processContext(): CliContext {
     stderr: rawOutput(process.stderr),
     stateRoot,
     userHome,
-    lookup,
+    lookup: projectLookup,
     color: process.stdout.isTTY === true && env.NO_COLOR === undefined,
     version: packageVersion(),
     // Kept copies are read after the vendor homes, so a session the agent pruned still shows.
-    agents: withKeptRoots(agentHomes(lookup), stateRoot),
+    agents: withKeptRoots(agentHomes(projectLookup), stateRoot),
     interrupted: onInterrupt,
     stopSignal,
     stopCode,

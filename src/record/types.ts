@@ -20,6 +20,7 @@ export const agentIds = [
   'copilot',
   'droid',
   'goose',
+  'aider',
 ] as const;
 export type AgentId = (typeof agentIds)[number];
 

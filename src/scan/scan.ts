@@ -6,6 +6,7 @@ import { errorMessage } from '../fs/stat.js';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
 import { summariseSession } from './summarise.js';
+import { rememberProjects } from './known-projects.js';
 import type { SessionRow } from './session-row.js';
 import type { UsageBuckets } from '../usage/buckets.js';
 
@@ -159,6 +160,12 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     await pool?.close();
   }
   await cache.save();
+  if (opts.stateRoot !== null) {
+    // Where sessions ran is where agents that keep logs inside projects (Aider) are looked for next time.
+    const failed = await rememberProjects(opts.stateRoot, [...cwds.values()].flat());
+    if (failed !== null)
+      cache.problems.push({ path: opts.stateRoot, kind: 'unreadable', reason: `could not save the known projects: ${failed}` });
+  }
 
   rows.sort(newestFirst);
   return {

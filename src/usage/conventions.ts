@@ -32,4 +32,5 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   droid: { inputIncludesCacheRead: false, reasoningApart: true },
   // Goose's accumulated_input_tokens is the provider's input figure; its schema states no cache reads.
   goose: { inputIncludesCacheRead: false, reasoningApart: false },
+  aider: { inputIncludesCacheRead: false, reasoningApart: false },
 };

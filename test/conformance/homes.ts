@@ -14,6 +14,7 @@ import * as clineTasks from '../../src/agents/cline/test-support/tasks.js';
 import * as qwen from '../../src/agents/qwen/test-support/chat.js';
 import * as copilot from '../../src/agents/copilot/test-support/events.js';
 import * as droid from '../../src/agents/droid/test-support/session.js';
+import * as aider from '../../src/agents/aider/test-support/history.js';
 import type { DiscoveredSession } from '../../src/agents/types.js';
 import type { AgentId } from '../../src/record/types.js';
 
@@ -429,6 +430,34 @@ const gooseHome: HomeFixture = {
   },
 };
 
+/**
+ * Aider keeps every run of a repository in one file and only ever appends to its newest run; the
+ * suite grows each session, so a grown run is written back in place with the file around it.
+ */
+const aiderRun = (n: number, grown: boolean): string => {
+  const [q, a] = said(n);
+  let run = `${aider.header(`2026-10-0${n + 1} 09:00:00`)}${aider.banner('claude-sonnet-4-5')}${aider.user(q)}${aider.ai(a)}${aider.tool('Tokens: 1.2k sent, 40 received. Cost: $0.0042 message, $0.0042 session.')}`;
+  if (grown) {
+    const [q2, a2] = saidLater(n);
+    run += `${aider.user(q2)}${aider.ai(a2)}${aider.tool('Tokens: 1.5k sent, 52 received. Cost: $0.0051 message, $0.0093 session.')}`;
+  }
+  return run;
+};
+const aiderGrown = new Map<string, Set<number>>();
+const aiderHome: HomeFixture = {
+  async write(home) {
+    aiderGrown.set(home, new Set());
+    await writeFile(join(home, '.aider.chat.history.md'), aiderRun(0, false) + aiderRun(1, false));
+  },
+  async grow(session) {
+    const n = session.sessionId.startsWith('20261002') ? 1 : 0;
+    const grown = aiderGrown.get(session.home) ?? new Set<number>();
+    grown.add(n);
+    aiderGrown.set(session.home, grown);
+    await writeFile(join(session.home, '.aider.chat.history.md'), aiderRun(0, grown.has(0)) + aiderRun(1, grown.has(1)));
+  },
+};
+
 /** One home per agent id: a new agent without one is a compile error here. */
 export const homeFixtures: Record<AgentId, HomeFixture> = {
   claude_code: claudeHome,
@@ -445,4 +474,5 @@ export const homeFixtures: Record<AgentId, HomeFixture> = {
   copilot: copilotHome,
   droid: droidHome,
   goose: gooseHome,
+  aider: aiderHome,
 };

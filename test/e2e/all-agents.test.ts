@@ -38,6 +38,7 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   // Agents without corpus logs: homes written in their real shape by the conformance fixtures.
   await homeFixtures.cline.write(join(home, '.cline', 'data'));
   await homeFixtures.roo_code.write(join(home, '.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline'));
+  await homeFixtures.aider.write(home);
 
   // Qwen Code: a chat in the shape its ChatRecordingService writes, under ~/.qwen.
   await qwen.writeChat(

@@ -1,0 +1,46 @@
+// The directories sessions ran in, as agentlog's scans saw them, newest first: the homes of agents
+// that keep their sessions inside the projects themselves (Aider's `.aider.chat.history.md`), which
+// nothing else lists. Kept beside the scan cache; a missing or unreadable list is an empty one.
+import { mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomicSync } from '../fs/atomic-write.js';
+
+/** How many directories are remembered (each costs a stat or two per scan of such an agent). */
+export const maxKnownProjects = 1000;
+
+const fileSchema = z.object({ version: z.literal(1), projects: z.array(z.string()) });
+
+export function knownProjectsPath(stateRoot: string): string {
+  return join(stateRoot, 'cache', 'known-projects.json');
+}
+
+/** The remembered directories, newest first; none when the list is missing or not one. */
+export function readKnownProjects(stateRoot: string): string[] {
+  try {
+    const parsed = fileSchema.safeParse(JSON.parse(readFileSync(knownProjectsPath(stateRoot), 'utf8')));
+    return parsed.success ? parsed.data.projects : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Puts this scan's directories first, keeps the earlier ones after them, up to the bound. Answers
+ * an error message when the list could not be written (the next scan then knows fewer projects).
+ */
+export async function rememberProjects(stateRoot: string, seen: Iterable<string>): Promise<string | null> {
+  const earlier = readKnownProjects(stateRoot);
+  const next: string[] = [];
+  for (const dir of [...seen, ...earlier]) if (isAbsolute(dir) && !next.includes(dir) && next.length < maxKnownProjects) next.push(dir);
+  if (next.length === earlier.length && next.every((d, i) => d === earlier[i])) return null;
+  try {
+    const path = knownProjectsPath(stateRoot);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileAtomicSync(path, JSON.stringify({ version: 1, projects: next }));
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
