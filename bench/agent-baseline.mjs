@@ -20,6 +20,7 @@ export const agentRoots = {
   opencode: join('.local', 'share', 'opencode'),
   crush: join('.local', 'share', 'crush'),
   goose: join('.local', 'share', 'goose'),
+  cursor: '.cursor',
 };
 
 /** Folders an agent keeps sessions in outside its root, found from what the root lists. */

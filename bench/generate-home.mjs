@@ -13,6 +13,7 @@ import { generateOpencode } from './gen/opencode.mjs';
 import { generatePi } from './gen/pi.mjs';
 import { generateCrush } from './gen/crush.mjs';
 import { generateGoose } from './gen/goose.mjs';
+import { generateCursor } from './gen/cursor.mjs';
 
 export const generatorVersion = 6;
 
@@ -25,6 +26,7 @@ export const otherShares = {
   opencode: 0.06,
   crush: 0.03,
   goose: 0.03,
+  cursor: 0.02,
 };
 const otherGenerators = {
   kimi: generateKimi,
@@ -34,6 +36,7 @@ const otherGenerators = {
   opencode: generateOpencode,
   crush: generateCrush,
   goose: generateGoose,
+  cursor: generateCursor,
 };
 
 /** Writes one Claude Code session of about `target` bytes (plus subagent files). */

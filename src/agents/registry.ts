@@ -10,6 +10,7 @@ import { geminiReader } from './gemini/index.js';
 import { opencodeReader } from './opencode/index.js';
 import { crushReader } from './crush/index.js';
 import { gooseReader } from './goose/index.js';
+import { cursorReader } from './cursor/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -21,6 +22,7 @@ export const readers: readonly AgentReader[] = [
   opencodeReader,
   crushReader,
   gooseReader,
+  cursorReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

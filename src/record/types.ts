@@ -5,7 +5,7 @@ export const schemaVersion = 3 as const;
 export const collectorVersion = 3 as const;
 
 /** Every agent format agentlog reads. Adding one is a compile error wherever a table forgot it. */
-export const agentIds = ['claude_code', 'codex', 'kimi', 'pi', 'intendant', 'gemini', 'opencode', 'crush', 'goose'] as const;
+export const agentIds = ['claude_code', 'codex', 'kimi', 'pi', 'intendant', 'gemini', 'opencode', 'crush', 'goose', 'cursor'] as const;
 export type AgentId = (typeof agentIds)[number];
 
 export const detailLevels = ['full', 'messages', 'summary'] as const;

@@ -10,6 +10,7 @@ import { tempDir } from '../support/temp.js';
 import { hasCorpus } from '../../test/support/corpus.js';
 import * as crush from '../../src/agents/crush/test-support/fixtures.js';
 import * as goose from '../../src/agents/goose/test-support/fixtures.js';
+import * as cursor from '../../src/agents/cursor/test-support/fixtures.js';
 
 interface Row {
   agent: string;
@@ -56,6 +57,12 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   await goose.writeGooseDatabase(gooseHome, [gooseSession('20261001_1')]);
   await goose.writeLegacySession(gooseHome, gooseSession('20250301_120000'));
 
+  // Cursor Agent: a JSONL agent transcript.
+  await cursor.writeTranscript(join(home, '.cursor'), 'home-u-code-app', 'b1b2c3d4-0000-4000-8000-0000000000e2', [
+    cursor.user('rename the parser'),
+    cursor.assistant('Renamed.'),
+  ]);
+
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }
 
@@ -69,7 +76,18 @@ describe.skipIf(!hasCorpus)('a home with all seven agents', () => {
     const keys = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
     expect(new Set(keys).size).toBe(keys.length);
     const agents = new Set(report.sessions.map((s) => s.agent));
-    expect([...agents].sort()).toEqual(['claude_code', 'codex', 'crush', 'gemini', 'goose', 'intendant', 'kimi', 'opencode', 'pi']);
+    expect([...agents].sort()).toEqual([
+      'claude_code',
+      'codex',
+      'crush',
+      'cursor',
+      'gemini',
+      'goose',
+      'intendant',
+      'kimi',
+      'opencode',
+      'pi',
+    ]);
     expect(report.unreadable).toEqual([]);
 
     for (const agent of agents) {
