@@ -2,8 +2,9 @@
 // large chunks, split into lines and JSON.parse-d line by line (baseline.mjs); a JSON document
 // (Gemini CLI chat, OpenCode storage file, state.json, session_meta.json) is read whole and
 // JSON.parse-d once; a plain sidecar (Intendant's turns/*.txt) is only read; a SQLite database
-// (OpenCode) gets a SELECT of every row of its session, message and part tables with the `data`
-// columns JSON.parse-d, which is the least any reader of that store must do.
+// (OpenCode, Crush, Goose) gets a SELECT of every row of its session and message tables with their
+// JSON columns (`data`, `parts`, `content_json`) JSON.parse-d, which is the least any reader of that
+// store must do. Crush keeps its databases in project folders that `projects.json` lists.
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
