@@ -2,9 +2,10 @@
 // large chunks, split into lines and JSON.parse-d line by line (baseline.mjs); a JSON document
 // (Gemini CLI chat, OpenCode storage file, state.json, session_meta.json) is read whole and
 // JSON.parse-d once; a plain sidecar (Intendant's turns/*.txt) is only read; a SQLite database
-// (OpenCode) gets a SELECT of every row of its session, message and part tables with the `data`
-// columns JSON.parse-d, which is the least any reader of that store must do; a Markdown log (Aider) is
-// read, decoded and split into lines.
+// (OpenCode, Crush, Goose) gets a SELECT of every row of its session and message tables with their
+// JSON columns (`data`, `parts`, `content_json`) JSON.parse-d, which is the least any reader of that
+// store must do (Crush keeps its databases in project folders that `projects.json` lists); a Markdown
+// log (Aider) is read, decoded and split into lines.
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ export const agentRoots = {
   qwen: '.qwen',
   crush: join('.local', 'share', 'crush'),
   goose: join('.local', 'share', 'goose'),
+  cursor: '.cursor',
 };
 
 /** Folders an agent keeps sessions in outside its root, found from what the root lists. */

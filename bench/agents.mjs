@@ -113,7 +113,7 @@ function main() {
     rmSync(empty, { recursive: true, force: true });
   }
   console.log(`  baseline: one core, JSONL read in 4 MiB chunks + split + JSON.parse per line; JSON documents read + JSON.parse;`);
-  console.log(`  plain sidecars read; SQLite: SELECT * of session/message/part + JSON.parse of each data column.`);
+  console.log(`  plain sidecars read; SQLite: SELECT * of each session and message table + JSON.parse of its JSON column.`);
   console.log(
     `  scan: node dist/cli/main.js scan --agent <id> --json, fresh AGENTLOG_HOME, best of ${repeat}; startup (empty home) ${fmt(startup, 2)} s;`,
   );

@@ -18,6 +18,7 @@ import { generateCrush } from './gen/crush.mjs';
 import { generateCopilot } from './gen/copilot.mjs';
 import { generateDroid } from './gen/droid.mjs';
 import { generateGoose } from './gen/goose.mjs';
+import { generateCursor } from './gen/cursor.mjs';
 
 export const generatorVersion = 8;
 
@@ -33,6 +34,7 @@ export const otherShares = {
   crush: 0.03,
   goose: 0.03,
   aider: 0.03,
+  cursor: 0.02,
 };
 const otherGenerators = {
   kimi: generateKimi,
@@ -45,6 +47,7 @@ const otherGenerators = {
   crush: generateCrush,
   goose: generateGoose,
   aider: generateAider,
+  cursor: generateCursor,
 };
 otherShares.qwen = 0.03;
 otherGenerators.qwen = generateQwen;

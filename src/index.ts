@@ -20,6 +20,7 @@ export type {
 export { claudeCodeReader } from './agents/claude-code/reader.js';
 export { codexReader } from './agents/codex/reader.js';
 export { crushReader } from './agents/crush/index.js';
+export { cursorReader } from './agents/cursor/index.js';
 export { geminiReader } from './agents/gemini/index.js';
 export { gooseReader } from './agents/goose/index.js';
 export { intendantReader } from './agents/intendant/index.js';

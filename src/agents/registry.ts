@@ -15,6 +15,7 @@ import { copilotReader } from './copilot/index.js';
 import { droidReader } from './droid/index.js';
 import { gooseReader } from './goose/index.js';
 import { aiderReader } from './aider/index.js';
+import { cursorReader } from './cursor/index.js';
 
 export const readers: readonly AgentReader[] = [
   claudeCodeReader,
@@ -32,6 +33,7 @@ export const readers: readonly AgentReader[] = [
   droidReader,
   gooseReader,
   aiderReader,
+  cursorReader,
 ];
 
 export function readerFor(id: AgentId): AgentReader | undefined {

@@ -15,7 +15,7 @@ describe('--agent', () => {
   });
 
   it('rejects an unknown agent with the list of known ones', () => {
-    expect(() => parseAgentName('cursor')).toThrow(UsageError);
-    expect(() => parseAgentName('cursor')).toThrow(/known agents: claude_code, codex/);
+    expect(() => parseAgentName('windsurf')).toThrow(UsageError);
+    expect(() => parseAgentName('windsurf')).toThrow(/known agents: claude_code, codex/);
   });
 });

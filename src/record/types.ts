@@ -21,6 +21,7 @@ export const agentIds = [
   'droid',
   'goose',
   'aider',
+  'cursor',
 ] as const;
 export type AgentId = (typeof agentIds)[number];
 

@@ -33,4 +33,6 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   // Goose's accumulated_input_tokens is the provider's input figure; its schema states no cache reads.
   goose: { inputIncludesCacheRead: false, reasoningApart: false },
   aider: { inputIncludesCacheRead: false, reasoningApart: false },
+  // Cursor's transcripts state no tokens.
+  cursor: { inputIncludesCacheRead: false, reasoningApart: false },
 };

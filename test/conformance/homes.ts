@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import * as claude from '../../src/agents/claude-code/test-support/fixtures.js';
 import * as crush from '../../src/agents/crush/test-support/fixtures.js';
 import * as goose from '../../src/agents/goose/test-support/fixtures.js';
+import * as cursor from '../../src/agents/cursor/test-support/fixtures.js';
 import { Rollout, writeRollout } from '../../src/agents/codex/test-support/rollout-fixture.js';
 import { FixtureSession as IntendantSession } from '../../src/agents/intendant/test-support/fixture.js';
 import * as kimi from '../../src/agents/kimi/test-support/wire.js';
@@ -458,6 +459,24 @@ const aiderHome: HomeFixture = {
   },
 };
 
+const cursorIds = ['cu000000-0000-4000-8000-000000000001', 'cu000000-0000-4000-8000-000000000002'];
+const cursorLines = (n: number, grown: boolean): cursor.CursorLineFixture[] => {
+  const [q, a] = said(n);
+  const lines = [cursor.user(q, '<user_info>OS: linux</user_info>\n'), cursor.assistant(a)];
+  if (!grown) return lines;
+  const [q2, a2] = saidLater(n);
+  return [...lines, cursor.user(q2), cursor.assistant(a2)];
+};
+const cursorHome: HomeFixture = {
+  async write(home) {
+    for (const [n, id] of cursorIds.entries()) await cursor.writeTranscript(home, 'home-u-code-app', id, cursorLines(n, false));
+  },
+  async grow(session) {
+    const n = indexOf(cursorIds, session.sessionId);
+    await cursor.writeTranscript(session.home, 'home-u-code-app', session.sessionId, cursorLines(n, true));
+  },
+};
+
 /** One home per agent id: a new agent without one is a compile error here. */
 export const homeFixtures: Record<AgentId, HomeFixture> = {
   claude_code: claudeHome,
@@ -475,4 +494,5 @@ export const homeFixtures: Record<AgentId, HomeFixture> = {
   droid: droidHome,
   goose: gooseHome,
   aider: aiderHome,
+  cursor: cursorHome,
 };

@@ -15,6 +15,7 @@ import { hasCorpus } from '../../test/support/corpus.js';
 import { homeFixtures } from '../conformance/homes.js';
 import * as crush from '../../src/agents/crush/test-support/fixtures.js';
 import * as goose from '../../src/agents/goose/test-support/fixtures.js';
+import * as cursor from '../../src/agents/cursor/test-support/fixtures.js';
 
 interface Row {
   agent: string;
@@ -83,6 +84,12 @@ async function sevenAgentHome(home: string): Promise<Record<string, string>> {
   });
   await goose.writeGooseDatabase(gooseHome, [gooseSession('20261001_1')]);
   await goose.writeLegacySession(gooseHome, gooseSession('20250301_120000'));
+
+  // Cursor Agent: a JSONL agent transcript.
+  await cursor.writeTranscript(join(home, '.cursor'), 'home-u-code-app', 'b1b2c3d4-0000-4000-8000-0000000000e2', [
+    cursor.user('rename the parser'),
+    cursor.assistant('Renamed.'),
+  ]);
 
   return { ...agentEnv, INTENDANT_HOME: intendant };
 }

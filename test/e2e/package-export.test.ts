@@ -31,6 +31,7 @@ describe('the package main export', () => {
       'opencodeReader',
       'crushReader',
       'gooseReader',
+      'cursorReader',
       'agentIds',
       'finaliseRecord',
       'serialiseRecord',

@@ -168,7 +168,9 @@ class TreeBuilder {
       const sub = this.subagent(child);
       // Crush adds a sub-agent's cost into its parent's (coordinator.updateParentSessionCost): taken
       // out here, so the session with its subagents counts each dollar once.
-      if (totals.cost_usd !== null && sub.totals.cost_usd !== null) totals.cost_usd = Math.max(0, totals.cost_usd - sub.totals.cost_usd);
+      // The child's row already holds its own children's cost, so its row figure is what was added.
+      const added = num(child.row, 'cost');
+      if (totals.cost_usd !== null && added !== undefined) totals.cost_usd = Math.max(0, totals.cost_usd - added);
       const callId = childId.includes('$$') ? childId.slice(childId.indexOf('$$') + 2) : undefined;
       const call = callId === undefined ? undefined : built.calls.get(callId);
       if (call !== undefined) {
