@@ -201,4 +201,18 @@ describe('copilotReader', () => {
     expect(copilotReader.homes({ env: (n) => (n === 'COPILOT_HOME' ? '/c' : undefined), homedir: '/u' })).toEqual(['/c']);
     expect(await copilotReader.discover(join(await tempDir(), 'none'))).toEqual({ sessions: [], problems: [] });
   });
+
+  it('reads the same session below the full detail level without parsing tool outputs: same turns, times, totals', async () => {
+    const { home: h } = await home();
+    const session = (await copilotReader.discover(h)).sessions[0]!;
+    const full = (await copilotReader.parse(session, { detail: 'full' })).record!;
+    const summary = (await copilotReader.parse(session, { detail: 'summary' })).record!;
+    const shape = (r: typeof full) => ({
+      started: r.started_at,
+      ended: r.ended_at,
+      totals: r.totals,
+      turns: r.turns.map((t) => [t.role, t.text, (t.tool_calls ?? []).map((c) => [c.name, c.subagent?.turns.length ?? 0])]),
+    });
+    expect(shape(summary)).toEqual(shape(full));
+  });
 });

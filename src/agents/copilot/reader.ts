@@ -21,7 +21,7 @@ export const copilotReader: AgentReader = {
   async parse(session, ctx): Promise<ParsedSession> {
     let file;
     try {
-      file = await readEvents(session.path);
+      file = await readEvents(session.path, ctx.detail === 'full');
     } catch (error) {
       return { record: null, cwds: [], badLines: [], problems: [{ path: session.path, kind: 'unreadable', reason: errorMessage(error) }] };
     }

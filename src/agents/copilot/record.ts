@@ -210,6 +210,7 @@ export function copilotRecord(sessionId: string, file: EventsFile, full = true):
     noteTime(record, e.at ?? undefined);
     b.add(e);
   }
+  for (const at of file.skippedTimes) noteTime(record, at);
   record.turns = b.main.turns;
   return { record, cwds: record.repo === '' ? [] : [record.repo] };
 }

@@ -13,13 +13,14 @@ export interface LoadedSession {
   badLines: { path: string; count: number }[];
 }
 
-export async function loadSession(session: DiscoveredSession): Promise<LoadedSession> {
-  const file = await readSession(session.path);
+/** Without `full`, tool-result-only user messages are read from their first bytes (see `readSession`). */
+export async function loadSession(session: DiscoveredSession, full = true): Promise<LoadedSession> {
+  const file = await readSession(session.path, full);
   const badLines = file.badLines > 0 ? [{ path: session.path, count: file.badLines }] : [];
   const children: DroidChild[] = [];
   for (const f of session.files) {
     if (f.path === session.path || !f.path.endsWith('.jsonl')) continue;
-    const child = await readSession(f.path);
+    const child = await readSession(f.path, full);
     if (child.badLines > 0) badLines.push({ path: f.path, count: child.badLines });
     children.push({ file: child, settings: readSettings(settingsPathOf(f.path)), id: sessionIdOf(f.path) });
   }

@@ -1,11 +1,11 @@
 // Reads one Factory Droid session file (its header and messages, in file order) and its sibling
 // settings file. Bad lines are counted; a torn final line (Droid still appending) is neither.
 import { statSync } from 'node:fs';
-import { forEachJsonObject } from '../../fs/read-jsonl.js';
 import { readRegularFileSync } from '../../fs/read-open.js';
 import { isNotFound } from '../../fs/stat.js';
 import { asObject, num, str, type JsonObject } from '../../json/narrow.js';
 import { emptyTotals, type Totals } from '../../record/types.js';
+import { skimJsonl } from '../skim-jsonl.js';
 import { messageOf, startOf, type DroidMessage, type DroidStart } from './line.js';
 
 /** One line above this is skipped and counted (a pasted image, a huge tool result). */
@@ -24,25 +24,49 @@ export interface DroidSettings {
   tokens: Totals | undefined;
 }
 
-export async function readSession(path: string): Promise<DroidFile> {
+/**
+ * A user message holding only tool results carries the tools' whole output; below the full detail
+ * level the record needs nothing of it but its time (a result's status and output are dropped), so
+ * such a line is read from its opening: Droid writes `type`, `id`, `timestamp` and the role first.
+ */
+const headBytes = 1024;
+const resultsOnly =
+  /^\{"type":"message","id":"[^"\\]*","timestamp":"([^"\\]+)",(?:"parentId":"[^"\\]*",)?"message":\{"role":"user","content":\[\{"type":"tool_result"/;
+const textBlock = Buffer.from('"type":"text"');
+
+/**
+ * Reads the header and messages. Without `full`, user messages that hold only tool results are
+ * read from their first bytes (their time), never parsed.
+ */
+export async function readSession(path: string, full = true): Promise<DroidFile> {
   const file: DroidFile = { start: undefined, messages: [], badLines: 0 };
   const size = statSync(path).size;
-  const r = await forEachJsonObject(
+  const skim = (buf: Buffer, start: number, end: number, info: { line: number }): boolean => {
+    const m = resultsOnly.exec(buf.toString('utf8', start, Math.min(end, start + headBytes)));
+    if (m?.[1] === undefined) return false;
+    // A view of the line: searching `buf` itself would run on through the rest of the read chunk.
+    if (buf.subarray(start, end).includes(textBlock)) return false;
+    file.messages.push({ line: info.line, id: undefined, at: m[1], role: 'user', model: undefined, blocks: [] });
+    return true;
+  };
+  file.badLines = skimJsonl(
     path,
-    (o, info) => {
-      if (file.start === undefined && file.messages.length === 0) {
-        const start = startOf(o);
-        if (start !== undefined) {
-          file.start = start;
-          return;
+    {
+      ...(full ? {} : { skim }),
+      onObject: (o, info) => {
+        if (file.start === undefined && file.messages.length === 0) {
+          const start = startOf(o);
+          if (start !== undefined) {
+            file.start = start;
+            return;
+          }
         }
-      }
-      const m = messageOf(o, info.line);
-      if (m !== undefined) file.messages.push(m);
+        const m = messageOf(o, info.line);
+        if (m !== undefined) file.messages.push(m);
+      },
     },
     { maxLineBytes, chunkBytes: Math.min(2 << 20, Math.max(64 * 1024, size + 1)) },
   );
-  file.badLines = r.badLines;
   return file;
 }
 

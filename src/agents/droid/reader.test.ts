@@ -167,4 +167,18 @@ describe('droidReader', () => {
     expect(droidReader.homes({ env: () => undefined, homedir: '/u' })).toEqual(['/u/.factory']);
     expect(await droidReader.discover(join(await tempDir(), 'none'))).toEqual({ sessions: [], problems: [] });
   });
+
+  it('reads the same session below the full detail level without parsing tool outputs: same turns, times, totals', async () => {
+    const { home: h } = await home();
+    const session = (await droidReader.discover(h)).sessions[0]!;
+    const full = (await droidReader.parse(session, { detail: 'full' })).record!;
+    const summary = (await droidReader.parse(session, { detail: 'summary' })).record!;
+    const shape = (r: typeof full) => ({
+      started: r.started_at,
+      ended: r.ended_at,
+      totals: r.totals,
+      turns: r.turns.map((t) => [t.role, t.text, (t.tool_calls ?? []).map((c) => [c.name, c.subagent?.turns.length ?? 0])]),
+    });
+    expect(shape(summary)).toEqual(shape(full));
+  });
 });

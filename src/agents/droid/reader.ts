@@ -21,7 +21,7 @@ export const droidReader: AgentReader = {
   async parse(session, ctx): Promise<ParsedSession> {
     let loaded;
     try {
-      loaded = await loadSession(session);
+      loaded = await loadSession(session, ctx.detail === 'full');
     } catch (error) {
       return { record: null, cwds: [], badLines: [], problems: [{ path: session.path, kind: 'unreadable', reason: errorMessage(error) }] };
     }

@@ -1,7 +1,8 @@
 // Reads one Qwen Code chat file into its records in file order. Bad lines are counted; a torn final
 // line (Qwen Code still appending) is neither a record nor bad.
 import { statSync } from 'node:fs';
-import { forEachJsonObject } from '../../fs/read-jsonl.js';
+import type { LineInfo } from '../../fs/read-lines.js';
+import { skimJsonl } from '../skim-jsonl.js';
 import { chatRecordOf, type QwenRecord } from './chat-record.js';
 
 /** One record above this is skipped and counted (a pasted image, a huge tool result). */
@@ -12,21 +13,79 @@ export interface ChatFile {
   badLines: number;
 }
 
+/**
+ * A tool result carries the tool's whole output; below the full detail level the record needs only
+ * its place in the uuid tree, its time and its working directory (all written before the message)
+ * unless it reports a subagent run (`task_execution`). Such a record is read from its first bytes.
+ */
+const headBytes = 1024;
+const toolResultType = '"type":"tool_result"';
+const taskExecution = Buffer.from('"task_execution"');
+const headFields =
+  /^\{(?:"backgroundTurn":\{[^{}]*\},)?"uuid":"([^"\\]+)","parentUuid":(?:null|"([^"\\]+)"),"sessionId":"[^"\\]*","timestamp":"([^"\\]+)","type":"tool_result"/;
+const cwdField = /"cwd":("(?:[^"\\]|\\.)*")/;
+
+function skimToolResult(buf: Buffer, start: number, end: number, line: number): QwenRecord | undefined {
+  const head = buf.toString('utf8', start, Math.min(end, start + headBytes));
+  if (!head.includes(toolResultType)) return undefined;
+  // A view of the line: searching `buf` itself would run on through the rest of the read chunk.
+  if (buf.subarray(start, end).includes(taskExecution)) return undefined;
+  const m = headFields.exec(head);
+  const cwd = cwdField.exec(head)?.[1];
+  if (m?.[1] === undefined || m[3] === undefined || cwd === undefined) return undefined;
+  return {
+    line,
+    uuid: m[1],
+    parentUuid: m[2],
+    sessionId: undefined,
+    type: 'tool_result',
+    subtype: undefined,
+    at: m[3],
+    cwd: JSON.parse(cwd) as string,
+    gitBranch: undefined,
+    sidechain: false,
+    agentId: undefined,
+    agentName: undefined,
+    model: undefined,
+    usage: undefined,
+    texts: [],
+    thoughts: [],
+    calls: [],
+    responses: [],
+    toolResult: undefined,
+    systemPayload: undefined,
+  };
+}
+
 /** A read buffer no bigger than the file (most chats are far smaller than the reader's default). */
 function chunkFor(path: string): number {
   return Math.min(2 << 20, Math.max(64 * 1024, statSync(path).size + 1));
 }
 
-/** Throws only for I/O (a missing or unreadable file). */
-export async function readChat(path: string): Promise<ChatFile> {
+/**
+ * Throws only for I/O (a missing or unreadable file). Without `full`, tool results that report no
+ * subagent are read from their first bytes only (the lower detail levels keep a call's name alone).
+ */
+export async function readChat(path: string, full = true): Promise<ChatFile> {
   const records: QwenRecord[] = [];
-  const r = await forEachJsonObject(
+  const badLines = skimJsonl(
     path,
-    (o, info) => {
-      const record = chatRecordOf(o, info.line);
-      if (record !== undefined) records.push(record);
+    {
+      ...(full
+        ? {}
+        : {
+            skim: (buf: Buffer, start: number, end: number, info: LineInfo) => {
+              const r = skimToolResult(buf, start, end, info.line);
+              if (r !== undefined) records.push(r);
+              return r !== undefined;
+            },
+          }),
+      onObject: (o, info) => {
+        const record = chatRecordOf(o, info.line);
+        if (record !== undefined) records.push(record);
+      },
     },
     { maxLineBytes: maxRecordBytes, chunkBytes: chunkFor(path) },
   );
-  return { records, badLines: r.badLines };
+  return { records, badLines };
 }

@@ -21,7 +21,7 @@ export const qwenReader: AgentReader = {
   async parse(session, ctx): Promise<ParsedSession> {
     let file;
     try {
-      file = await readChat(session.path);
+      file = await readChat(session.path, ctx.detail === 'full');
     } catch (error) {
       return { record: null, cwds: [], badLines: [], problems: [{ path: session.path, kind: 'unreadable', reason: errorMessage(error) }] };
     }
