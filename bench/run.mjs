@@ -246,6 +246,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (want('custody')) runScript('custody (issue 5)', 'custody.mjs', home, stats);
   if (want('search')) runScript('message search (issue 6)', 'search.mjs', home, stats);
   if (want('usage')) runScript('usage (issue 15)', 'usage.mjs', home, stats);
+  if (want('tail')) runScript('tail by id through the scan cache (issue 16)', 'tail.mjs', home, stats);
   if (want('mcp')) runScript('mcp (issue 17)', 'mcp.mjs', home, stats);
   if (want('serve')) runScript('agentlog serve (issue 11)', 'serve.mjs', home, stats);
   if (want('rss')) runScript('peak RSS and signal stop on one 300 MB session (issue 10)', 'rss.mjs', home, stats);

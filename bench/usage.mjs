@@ -87,9 +87,7 @@ try {
       `  claude code tokens, ccusage:  ${tokens(b.totals).join(', ')}  $${fmt(b.totals.totalCost, 4)} (${b.daily.length} days) → ${same ? 'EQUAL' : 'DIFFERENT'}`,
     );
     const dayDiff = a.daily.filter((d, i) => JSON.stringify(tokens(d)) !== JSON.stringify(tokens(b.daily[i] ?? {}))).length;
-    console.log(
-      `  claude code days whose tokens differ from ccusage's: ${dayDiff} of ${a.daily.length} (agentlog shares a session's totals over its turns until readers record per-turn usage)`,
-    );
+    console.log(`  claude code days whose tokens differ from ccusage's: ${dayDiff} of ${a.daily.length}`);
   }
 } finally {
   for (const d of [scanState, state, claudeState, emptyHome]) rmSync(d, { recursive: true, force: true });

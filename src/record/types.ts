@@ -95,6 +95,18 @@ export interface Turn {
   tool_calls?: ToolCall[];
 }
 
+/**
+ * One request's counts that the log records apart from any turn of the record (a Pi request on an
+ * abandoned branch, an undone Kimi call, a usage row written apart from its message), with the time
+ * it was written and the model that served it. Not on the wire: `agentlog usage` reads it from the
+ * draft, as it reads `Turn.usage`.
+ */
+export interface UsageApart {
+  at: string | null;
+  model?: string;
+  usage: Totals;
+}
+
 export interface Subagent {
   id: string;
   name: string | null;
@@ -104,6 +116,8 @@ export interface Subagent {
   ended_at: string | null;
   status: SubagentStatus | null;
   totals: Totals;
+  /** Counts of requests that have no turn here (see `UsageApart`); `totals` includes them. */
+  usage_apart?: UsageApart[];
   turns: Turn[];
   truncated: boolean;
   omitted_turns: number;
@@ -123,6 +137,8 @@ export interface SessionRecord {
   ended_at: string | null;
   turns: Turn[];
   totals: Totals;
+  /** Counts of requests that have no turn here (see `UsageApart`); `totals` includes them. */
+  usage_apart?: UsageApart[];
   truncated: boolean;
   omitted_turns: number;
   omitted_subagent_turns: number;

@@ -2,9 +2,7 @@
 // names is claimed again at the same path with the same cache key (every file's size and mtime and
 // the main file's first bytes); anything else returns null so the caller walks every home as before.
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import type { AgentHomes, AgentReader, DiscoveredSession } from '../agents/types.js';
-import { agentIds } from '../record/types.js';
 import { scanCachePath, scanCacheVersion, sessionKey } from './scan-cache.js';
 
 /** Where the scan cache lives and which readers wrote it (a cache of another version is ignored). */
@@ -13,18 +11,26 @@ export interface CacheLookupOptions {
   readerVersion: string;
 }
 
-// Only what the lookup needs: the rest of each entry is the scan's business (and validated there).
-const lookupFileSchema = z.object({
-  version: z.literal(scanCacheVersion),
-  readerVersion: z.string(),
-  entries: z.record(
-    z.string(),
-    z.object({
-      key: z.string(),
-      row: z.object({ agent: z.enum(agentIds), session_id: z.string() }).nullable(),
-    }),
-  ),
-});
+/** One cache entry as far as the lookup reads it (the rest is the scan's business, validated there). */
+interface LookupEntry {
+  key: string;
+  row: { agent: string; session_id: string } | null;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The fields the lookup reads, checked by hand: a zod pass over every entry of a large cache cost
+ * more than the walk it saves (the bench's tail section), and an entry is only ever trusted after
+ * its files are claimed and keyed again.
+ */
+function lookupEntry(v: unknown): LookupEntry | null {
+  if (!isRecord(v) || typeof v.key !== 'string') return null;
+  if (v.row === null) return { key: v.key, row: null };
+  const row = v.row;
+  if (!isRecord(row) || typeof row.agent !== 'string' || typeof row.session_id !== 'string') return null;
+  return { key: v.key, row: { agent: row.agent, session_id: row.session_id } };
+}
 
 interface Candidate {
   reader: AgentReader;
@@ -34,7 +40,7 @@ interface Candidate {
 }
 
 /** The cache file's entries for this reader version, or null when it is absent, unreadable, corrupt or stale. */
-async function readEntries(opts: CacheLookupOptions): Promise<z.infer<typeof lookupFileSchema>['entries'] | null> {
+async function readEntries(opts: CacheLookupOptions): Promise<Record<string, unknown> | null> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(scanCachePath(opts.stateRoot), 'utf8'));
@@ -42,9 +48,9 @@ async function readEntries(opts: CacheLookupOptions): Promise<z.infer<typeof loo
     // Never repaired or moved aside here: `scan` owns the file and reports what is wrong with it.
     return null;
   }
-  const parsed = lookupFileSchema.safeParse(json);
-  if (!parsed.success || parsed.data.readerVersion !== opts.readerVersion) return null;
-  return parsed.data.entries;
+  if (!isRecord(json) || json.version !== scanCacheVersion || json.readerVersion !== opts.readerVersion || !isRecord(json.entries))
+    return null;
+  return json.entries;
 }
 
 /**
@@ -61,7 +67,9 @@ export async function lookupCachedId(
   const entries = await readEntries(opts);
   if (entries === null) return null;
   const candidates: Candidate[] = [];
-  for (const [cacheId, entry] of Object.entries(entries)) {
+  for (const [cacheId, raw] of Object.entries(entries)) {
+    const entry = lookupEntry(raw);
+    if (entry === null) return null;
     if (entry.row === null || entry.row.session_id !== id) continue;
     const agent = agents.find((a) => a.reader.id === entry.row?.agent);
     if (agent === undefined) continue;

@@ -165,22 +165,33 @@ export interface RenameBody {
   stored_in: 'meta' | 'overlay';
 }
 
-/** GET /api/usage?days=30: tokens per day (the session's start day, UTC) per agent. */
+/**
+ * GET /api/usage?days=30[&tz=Area/City]: per local day (the server's zone unless `tz` names one) and
+ * agent, each request's tokens on the day it was made; the numbers of `agentlog usage daily --by-agent`.
+ */
 export interface UsageRow {
   day: string;
   agent: AgentId;
+  /** Sessions with tokens on this day. */
   sessions: number;
   input_tokens: number;
   output_tokens: number;
   cache_read_tokens: number;
   cache_creation_tokens: number;
   reasoning_tokens: number;
+  /** Input, output, cache write and cache read (reasoning is inside output or apart, as ccusage counts). */
   total_tokens: number;
+  /** Estimated (or logged) cost in USD over the priced models. */
+  cost_usd: number;
+  /** Models the price table does not know, left out of `cost_usd`. */
+  unpriced_models: string[];
 }
 export interface UsageBody {
   ok: true;
   days: number;
-  /** First and last day covered (YYYY-MM-DD, UTC). */
+  /** The IANA zone whose days these are. */
+  time_zone: string;
+  /** First and last local day covered (YYYY-MM-DD). */
   from: string;
   to: string;
   rows: UsageRow[];

@@ -204,8 +204,10 @@ export function createApp(opts: AppOptions): Hono {
   });
 
   app.get('/api/usage', async (c) => {
-    const { days } = check(usageQuery, c.req.query());
-    return c.json(usageByDay(await store.list.rows(), days, store.now()));
+    const { days, tz } = check(usageQuery, c.req.query());
+    // The person's days: the browser may name its zone; else the server's own (set by TZ at start-up).
+    const timeZone = tz ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return c.json(usageByDay(await store.list.usageSources(), days, store.now(), timeZone));
   });
 
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'no such route'), 404));

@@ -67,7 +67,7 @@ export const deepSearchQuery = z.object({
   max_hits: int(1, 1000).default(200),
 });
 
-export const usageQuery = z.object({ days: int(1, 366).default(30) });
+export const usageQuery = z.object({ days: int(1, 366).default(30), tz: z.string().min(1).max(64).optional() });
 
 export const nameBody = z.object({ name: z.string().trim().min(1, 'a name').max(200) }).strict();
 

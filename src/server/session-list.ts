@@ -9,6 +9,8 @@ import { applySessionNames } from '../names/session-names.js';
 import type { AgentId } from '../record/types.js';
 import { scan, type AgentHomes } from '../scan/scan.js';
 import type { SessionRow } from '../scan/session-row.js';
+import { usageSources } from '../usage/collect.js';
+import type { UsageSource } from '../usage/report.js';
 import type { SessionSummary, SessionsBody } from './api-types.js';
 import { badRequest } from './http-error.js';
 import type { IndexView } from './index-facts.js';
@@ -63,6 +65,7 @@ function after(r: SessionRow, c: { t: string; k: string }): boolean {
 
 export class SessionList {
   private listed: Listed[] = [];
+  private usage: UsageSource[] = [];
   private loaded: Promise<void> | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -114,6 +117,7 @@ export class SessionList {
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
     this.listed = listed;
+    this.usage = usageSources(report.sessions, report.usage);
     this.refreshedAt = this.opts.now();
   }
 
@@ -150,6 +154,13 @@ export class SessionList {
     if (this.loaded === null) await this.refresh();
     else await this.loaded;
     return this.listed.map((l) => l.row);
+  }
+
+  /** Every session's usage buckets from the same scan (for `/api/usage`). */
+  async usageSources(): Promise<UsageSource[]> {
+    if (this.loaded === null) await this.refresh();
+    else await this.loaded;
+    return this.usage;
   }
 
   async page(query: ListQuery): Promise<SessionsBody> {

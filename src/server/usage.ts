@@ -1,45 +1,44 @@
-// GET /api/usage?days=N: tokens per day per agent, from the scan rows' totals (subagents included)
-// bucketed by the session's start day (UTC). One small module so the exact per-day buckets of
-// `agentlog usage` can replace it without touching the route.
-import { dayMs } from '../fs/clock.js';
-import type { SessionRow } from '../scan/session-row.js';
+// GET /api/usage?days=N[&tz=Area/City]: tokens and estimated cost per local day per agent, from the
+// usage buckets the session list's scan holds: the rows `agentlog usage daily --by-agent` prints for
+// the same days, each request counted on the day it was made.
+import { dailyUsage } from '../usage/collect.js';
+import { localDays } from '../usage/local-day.js';
+import type { UsageSource } from '../usage/report.js';
 import type { UsageBody, UsageRow } from './api-types.js';
 
-export function usageByDay(rows: readonly SessionRow[], days: number, nowMs: number): UsageBody {
-  const to = new Date(nowMs).toISOString().slice(0, 10);
-  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * dayMs).toISOString().slice(0, 10);
-  const buckets = new Map<string, UsageRow>();
-  for (const r of rows) {
-    if (r.started_at === null) continue;
-    const ms = Date.parse(r.started_at);
-    if (Number.isNaN(ms)) continue;
-    const day = new Date(ms).toISOString().slice(0, 10);
-    if (day < from || day > to) continue;
-    const key = `${day} ${r.agent}`;
-    let b = buckets.get(key);
-    if (b === undefined) {
-      b = {
-        day,
-        agent: r.agent,
-        sessions: 0,
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_read_tokens: 0,
-        cache_creation_tokens: 0,
-        reasoning_tokens: 0,
-        total_tokens: 0,
-      };
-      buckets.set(key, b);
+/** Sessions with tokens on each day and agent (`day agent` → count). */
+function sessionsPerDay(sources: readonly UsageSource[], timeZone: string, since: string, until: string): Map<string, number> {
+  const dayOf = localDays(timeZone);
+  const counts = new Map<string, number>();
+  for (const s of sources) {
+    const days = new Set<string>();
+    for (const r of s.buckets.rows) {
+      const day = dayOf(r[0]);
+      if (day >= since && day <= until) days.add(day);
     }
-    const t = r.totals_with_subagents;
-    b.sessions++;
-    b.input_tokens += t.input_tokens;
-    b.output_tokens += t.output_tokens;
-    b.cache_read_tokens += t.cache_read_tokens;
-    b.cache_creation_tokens += t.cache_creation_tokens;
-    b.reasoning_tokens += t.reasoning_tokens;
-    b.total_tokens += t.input_tokens + t.output_tokens + t.cache_read_tokens + t.cache_creation_tokens + t.reasoning_tokens;
+    for (const day of days) counts.set(`${day} ${s.agent}`, (counts.get(`${day} ${s.agent}`) ?? 0) + 1);
   }
-  const out = [...buckets.values()].sort((a, b) => (a.day !== b.day ? (a.day < b.day ? -1 : 1) : a.agent < b.agent ? -1 : 1));
-  return { ok: true, days, from, to, rows: out };
+  return counts;
+}
+
+export function usageByDay(sources: readonly UsageSource[], days: number, nowMs: number, timeZone: string): UsageBody {
+  const { since, until, report } = dailyUsage(sources, { now: nowMs, timeZone, days });
+  const sessions = sessionsPerDay(sources, timeZone, since, until);
+  const rows: UsageRow[] = report.rows.map((r) => {
+    const agent = r.agent as UsageRow['agent'];
+    return {
+      day: r.period,
+      agent,
+      sessions: sessions.get(`${r.period} ${agent}`) ?? 0,
+      input_tokens: r.inputTokens,
+      output_tokens: r.outputTokens,
+      cache_read_tokens: r.cacheReadTokens,
+      cache_creation_tokens: r.cacheCreationTokens,
+      reasoning_tokens: r.reasoningTokens,
+      total_tokens: r.totalTokens,
+      cost_usd: r.totalCost,
+      unpriced_models: r.unpricedModels,
+    };
+  });
+  return { ok: true, days, time_zone: timeZone, from: since, to: until, rows };
 }

@@ -3,7 +3,7 @@
 // Every real time zone's offset is a multiple of 15 minutes, so a quarter-hour in UTC lies wholly
 // inside one local day in every zone.
 import { z } from 'zod';
-import type { SessionRecord, Subagent, Totals, Turn } from '../record/types.js';
+import type { SessionRecord, Subagent, Totals, Turn, UsageApart } from '../record/types.js';
 
 export const slotMs = 15 * 60_000;
 /** The slot of tokens whose turn carried no usable time (counted, shown as an undated period). */
@@ -84,41 +84,61 @@ class Builder {
   }
 }
 
+interface Placed {
+  slot: number;
+  model: string;
+}
+
 interface Container {
   totals: Totals;
   turns: readonly Turn[];
+  usage_apart?: readonly UsageApart[] | undefined;
   models: readonly string[];
   started_at: string | null;
 }
 
 /**
- * Buckets one container's (the main agent's or a subagent's) own totals by its assistant turns:
- * turns with a recorded usage count as recorded; what the totals hold beyond them is shared evenly
- * over the other assistant turns (or the last one), so the buckets always add up to the totals.
+ * Buckets one container's (the main agent's or a subagent's) own totals by its turns: a turn with a
+ * recorded usage (any role: a reader may put a request's counts on its reasoning or event turn)
+ * counts as recorded, under the turn's model or the last assistant model before it; so do the counts
+ * the reader kept apart with their own time and model. What the totals hold beyond them is shared
+ * evenly over the assistant turns without usage (or the last placed turn), so the buckets always add
+ * up to the totals.
  */
 function addContainer(b: Builder, c: Container): void {
-  const assistants = c.turns.filter((t) => t.role === 'assistant');
   let lastModel = c.models[0] ?? unknownModel;
-  const placed = assistants.map((t) => {
-    if (t.model !== undefined && t.model !== '') lastModel = t.model;
-    return { slot: slotOf(t.at ?? c.started_at), model: lastModel, usage: t.usage };
-  });
   const rest = countsOf(c.totals);
-  for (const p of placed) {
-    if (p.usage === undefined) continue;
-    const u = countsOf(p.usage);
+  const record = (p: Placed, usage: Totals): void => {
+    const u = countsOf(usage);
     b.add(p.slot, p.model, u);
     for (let i = 0; i < 5; i++) rest[i] = Math.max(0, (rest[i] as number) - (u[i] as number));
     if (u[5] >= 0 && rest[5] >= 0) rest[5] = Math.max(0, rest[5] - u[5]);
+  };
+  const open: Placed[] = [];
+  let lastPlaced: Placed | undefined;
+  for (const t of c.turns) {
+    if (t.role === 'assistant' && t.model !== undefined && t.model !== '') lastModel = t.model;
+    if (t.usage === undefined && t.role !== 'assistant') continue;
+    const p: Placed = { slot: slotOf(t.at ?? c.started_at), model: t.model !== undefined && t.model !== '' ? t.model : lastModel };
+    lastPlaced = p;
+    if (t.usage === undefined) open.push(p);
+    else record(p, t.usage);
   }
-  const open = placed.filter((p) => p.usage === undefined);
-  const targets = open.length > 0 ? open : placed.slice(-1);
+  for (const a of c.usage_apart ?? []) {
+    const p: Placed = {
+      slot: slotOf(a.at ?? c.started_at),
+      model: a.model !== undefined && a.model !== '' ? a.model : (c.models[0] ?? unknownModel),
+    };
+    lastPlaced ??= p;
+    record(p, a.usage);
+  }
+  const targets = open.length > 0 ? open : lastPlaced !== undefined ? [lastPlaced] : [];
   if (targets.length === 0) {
     b.add(slotOf(c.started_at), c.models[0] ?? unknownModel, rest);
     if (rest.some((v, i) => i < 5 && v > 0)) b.split = true;
     return;
   }
-  if (open.length > 0 && rest.some((v, i) => i < 5 && v > 0)) b.split = true;
+  if (rest.some((v, i) => i < 5 && v > 0)) b.split = true;
   const n = targets.length;
   targets.forEach((p, k) => {
     const share: Counts = [0, 0, 0, 0, 0, rest[5] < 0 ? -1 : rest[5] / n];

@@ -1,10 +1,11 @@
 // Usage straight from the scan cache: a scan (warm: no log is read) and its per-session buckets,
-// folded into a report. `dailyUsage` is what the local server's `/api/usage` serves.
+// folded into a report. `dailyUsage` is what the local server's `/api/usage` serves, from the
+// buckets its session list already holds: the same rows as `usage daily --by-agent --since …`.
 import type { FileProblem } from '../agents/types.js';
 import { dayMs } from '../fs/clock.js';
-import { type AgentHomes, scan } from '../scan/scan.js';
+import { type AgentHomes, type ScanReport, scan } from '../scan/scan.js';
 import { localDays } from './local-day.js';
-import { buildReport, type ReportKind, type UsageReport, type UsageRow, type UsageSource } from './report.js';
+import { buildReport, type ReportKind, type UsageReport, type UsageSource } from './report.js';
 
 export interface UsageOptions {
   agents: AgentHomes[];
@@ -31,13 +32,18 @@ export async function collectUsage(opts: UsageOptions): Promise<CollectedUsage> 
     readerVersion: opts.readerVersion,
     ...(opts.onProgress !== undefined ? { onProgress: opts.onProgress } : {}),
   });
+  return { sources: usageSources(report.sessions, report.usage), problems: [...report.state_problems, ...report.unreadable] };
+}
+
+/** Each listed session's buckets (`usage` is keyed `agent:session_id`, as a scan report holds it). */
+export function usageSources(rows: ScanReport['sessions'], usage: ScanReport['usage']): UsageSource[] {
   const sources: UsageSource[] = [];
-  for (const row of report.sessions) {
-    const buckets = report.usage.get(`${row.agent}:${row.session_id}`);
+  for (const row of rows) {
+    const buckets = usage.get(`${row.agent}:${row.session_id}`);
     if (buckets === undefined) continue;
     sources.push({ agent: row.agent, sessionId: row.session_id, lastActivity: row.ended_at ?? row.started_at, buckets });
   }
-  return { sources, problems: [...report.state_problems, ...report.unreadable] };
+  return sources;
 }
 
 export interface ReportOptions extends UsageOptions {
@@ -66,19 +72,31 @@ export async function usageReport(opts: ReportOptions): Promise<UsageReport & { 
   return { ...report, problems };
 }
 
+/** The local day (YYYY-MM-DD) `ms` falls on in `timeZone`. */
+export function localDayOf(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+}
+
 /** The local day `days - 1` days before today in `timeZone` (so `days` days including today). */
 export function firstDayOfLast(days: number, now: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(now - (days - 1) * dayMs),
-  );
+  return localDayOf(now - (days - 1) * dayMs, timeZone);
+}
+
+export interface DailyWindow {
+  /** First and last local day covered, inclusive. */
+  since: string;
+  until: string;
+  report: UsageReport;
 }
 
 /**
- * Per-day, per-agent usage since a local day (inclusive), for the dashboard's usage chart:
- * `dailyUsage({ agents, stateRoot, now, timeZone, since: firstDayOfLast(30, now(), tz), … })`.
+ * Per-day, per-agent usage over the last `days` local days (today included), for the dashboard's
+ * chart: the rows `usage daily --by-agent --since <since> --until <until>` prints for the same home.
  */
-export async function dailyUsage(opts: UsageOptions & { now: () => number; timeZone: string; since?: string }): Promise<UsageRow[]> {
-  const since = opts.since ?? firstDayOfLast(30, opts.now(), opts.timeZone);
-  const report = await usageReport({ ...opts, kind: 'daily', byAgent: true, since });
-  return report.rows;
+export function dailyUsage(sources: readonly UsageSource[], opts: { now: number; timeZone: string; days: number }): DailyWindow {
+  const dayOf = localDays(opts.timeZone);
+  const since = firstDayOfLast(opts.days, opts.now, opts.timeZone);
+  const until = localDayOf(opts.now, opts.timeZone);
+  const report = buildReport(sources, { kind: 'daily', timeZone: opts.timeZone, byAgent: true, since, until }, dayOf);
+  return { since, until, report };
 }

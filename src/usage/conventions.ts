@@ -17,7 +17,8 @@ export const conventions: Record<AgentId, TotalsConvention> = {
   kimi: { inputIncludesCacheRead: false, reasoningApart: false },
   pi: { inputIncludesCacheRead: false, reasoningApart: false },
   intendant: { inputIncludesCacheRead: false, reasoningApart: false },
-  gemini: { inputIncludesCacheRead: true, reasoningApart: true },
+  // Gemini's reader takes the cached part out of the prompt count (the Tokens rule); thoughts stand apart.
+  gemini: { inputIncludesCacheRead: false, reasoningApart: true },
   opencode: { inputIncludesCacheRead: false, reasoningApart: true },
   // Cline's and Roo Code's figures carry no reasoning count; the readers take cache out of input.
   cline: { inputIncludesCacheRead: false, reasoningApart: false },

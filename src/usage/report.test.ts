@@ -122,6 +122,13 @@ describe('pricing', () => {
     expect(canonicalModel('llama-3')).toBeNull();
   });
 
+  it('prices Gemini’s cache reads once: its input already excludes them, its thoughts are billed as output', () => {
+    // gemini-2.5-pro: $1.25 in, $0.125 cache read, $10 out per million.
+    const gem = source('gemini', 'g', ['gemini-2.5-pro'], [[slot('2026-01-01T10:00:00Z'), 0, 600_000, 100_000, 0, 400_000, 50_000, -1, 0]]);
+    const r = buildReport([gem], daily());
+    expect(r.totals.totalCost).toBeCloseTo(0.6 * 1.25 + 0.15 * 10 + 0.4 * 0.125, 9);
+  });
+
   it('charges the long-context rate for a prompt past 200k tokens', () => {
     const t = { input: 250_000, output: 0, cacheWrite: 0, cacheRead: 0, reasoningApart: 0 };
     expect(estimateCost('claude-sonnet-4-5', { ...t, long: false })).toBeCloseTo(0.75, 9);

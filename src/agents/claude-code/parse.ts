@@ -207,7 +207,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   record.branch = state.branch;
   record.models = main.models;
   record.turns = main.turns;
-  record.totals = main.usage.totals();
+  main.usage.settle(record);
   record.started_at = main.span.started_at;
   record.ended_at = main.span.ended_at;
   for (const s of subagents) {

@@ -111,7 +111,7 @@ export function assembleSubagents(
     sub.started_at = c.t.span.started_at;
     sub.ended_at = c.t.span.ended_at;
     sub.status = state.notifiedStatus(l?.toolUseId, id) ?? l?.resultStatus ?? null;
-    sub.totals = c.t.usage.totals();
+    c.t.usage.settle(sub);
     sub.turns = c.t.turns;
     subagents.push(sub);
     return sub;

@@ -3,6 +3,7 @@
 import { asArray, isObject, num, obj, str, text, type JsonObject } from '../../json/narrow.js';
 import { clipInput, clipMessage } from '../../record/clip.js';
 import { noteModel, noteTime } from '../../record/draft.js';
+import { usageCarrier } from '../../record/turn-usage.js';
 import type { ToolCall, Turn } from '../../record/types.js';
 import type { LaunchCall, PendingCall, SessionState } from './session-state.js';
 import { launchToolNames, recordedPatch, resultFacts, resultOutput, toolCallOf } from './tool-calls.js';
@@ -104,8 +105,15 @@ export class Transcript {
     const rawModel = text(msg, 'model');
     const model = rawModel === syntheticModel ? undefined : rawModel;
     noteModel(this.models, model);
-    this.usage.add(id, obj(msg, 'usage'), num(o, 'costUSD'));
-    const content = msg.content;
+    const from = this.turns.length;
+    this.assistantContent(msg.content, id, at, model);
+    // The message's counts ride on the turn it made: its assistant turn (which an earlier line of
+    // the same id may have made), else the reasoning turn this line made.
+    const carrier = (id === undefined ? undefined : this.byMessageId.get(id)) ?? usageCarrier(this.turns, from);
+    this.usage.add(id, obj(msg, 'usage'), num(o, 'costUSD'), { turn: carrier, at, model });
+  }
+
+  private assistantContent(content: unknown, id: string | undefined, at: string | null, model: string | undefined): void {
     if (typeof content === 'string') {
       if (hasNonSpace(content)) this.appendText(this.assistantTurn(id, at, model), content);
       return;

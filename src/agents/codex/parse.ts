@@ -49,5 +49,6 @@ export async function parseCodexSession(session: DiscoveredSession, ctx: ParseCo
   record.ended_at = thread.span.ended_at;
   record.turns = thread.turns;
   record.totals = thread.totals;
+  if (thread.usageApart.length > 0) record.usage_apart = thread.usageApart;
   return { record, cwds, badLines, problems };
 }

@@ -132,7 +132,7 @@ function eventMsg(b: ThreadBuilder, p: JsonObject, at: string | null, needs: Det
       return;
     case 'token_count': {
       const usage = tokenCountUsage(p);
-      if (usage !== undefined) b.usage(usage);
+      if (usage !== undefined) b.usage(usage, at);
       return;
     }
     case 'turn_aborted':
@@ -231,7 +231,7 @@ export async function readRollout(path: string, needs: DetailNeeds): Promise<Rol
           return;
         case 'token_usage_record': {
           const usage = usageRecordUsage(line.payload, b.meta?.id);
-          if (usage !== undefined) b.usage(usage);
+          if (usage !== undefined) b.usage(usage, line.at);
           return;
         }
         default:

@@ -83,6 +83,7 @@ class Nester {
     sub.ended_at = kid.span.ended_at;
     sub.status = kid.status;
     sub.totals = kid.totals;
+    if (kid.usageApart.length > 0) sub.usage_apart = kid.usageApart;
     sub.turns = kid.turns;
     return sub;
   }

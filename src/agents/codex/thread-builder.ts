@@ -4,8 +4,9 @@
 // kept in a lane and one lane per kind survives at the end, so each appears once.
 import { noteModel, noteTime } from '../../record/draft.js';
 import { clipMessage, clipOutput } from '../../record/clip.js';
+import { addTurnUsage } from '../../record/turn-usage.js';
 import { emptyTotals } from '../../record/types.js';
-import type { SubagentStatus, Totals, ToolCall, Turn } from '../../record/types.js';
+import type { SubagentStatus, Totals, ToolCall, Turn, UsageApart } from '../../record/types.js';
 import { asArray, isObject, str, text, type JsonObject } from '../../json/narrow.js';
 import type { RolloutMeta } from './rollout-meta.js';
 import { applyOutput, type OpenCall } from './tool-calls.js';
@@ -25,6 +26,8 @@ export interface RolloutThread {
   models: string[];
   cwds: string[];
   totals: Totals;
+  /** Usage that rode on no assistant turn (see `UsageApart`). */
+  usageApart: UsageApart[];
   span: { started_at: string | null; ended_at: string | null };
   status: SubagentStatus | null;
   /** The thread's last assistant text, clipped as a tool output (a launch call's output). */
@@ -46,6 +49,15 @@ export const eventText = {
   compacted: 'context compacted',
 } as const;
 
+const counters = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_creation_tokens', 'reasoning_tokens'] as const;
+
+/** How much each counter grew from one cumulative figure to the next. */
+function growth(before: Totals, after: Totals): Totals {
+  const out = emptyTotals();
+  for (const k of counters) out[k] = after[k] - before[k];
+  return out;
+}
+
 export class ThreadBuilder {
   meta: RolloutMeta | undefined;
   private readonly entries: Entry[] = [];
@@ -53,6 +65,7 @@ export class ThreadBuilder {
   private readonly cwds: string[] = [];
   private readonly span = { started_at: null as string | null, ended_at: null as string | null };
   private totals: Totals = emptyTotals();
+  private readonly apart: UsageApart[] = [];
   private sawUsage = false;
   private model: string | undefined;
   private eventUsers = false;
@@ -209,10 +222,26 @@ export class ThreadBuilder {
     this.push({ role: 'event', at, text: eventText.compacted }, undefined);
   }
 
-  /** Replaces the totals with a cumulative usage object (never adds). */
-  usage(usage: JsonObject): void {
-    this.totals = totalsFromUsage(usage);
+  /**
+   * Replaces the totals with a cumulative usage object (never adds). What the counters grew by since
+   * the last one is this request's usage: it rides on the assistant turn just written, or is kept
+   * apart with its time when the last entry is not one.
+   */
+  usage(usage: JsonObject, at: string | null): void {
+    const next = totalsFromUsage(usage);
+    let grown = growth(this.totals, next);
+    if (counters.some((k) => grown[k] < 0)) {
+      // Counters that went down started over, and the totals with them: so does what turns carry.
+      for (const e of this.entries) delete e.turn.usage;
+      this.apart.length = 0;
+      grown = next;
+    }
+    this.totals = next;
     this.sawUsage = true;
+    if (!counters.some((k) => grown[k] > 0)) return;
+    const last = this.entries[this.entries.length - 1]?.turn;
+    if (last !== undefined && last.role === 'assistant') addTurnUsage(last, grown);
+    else this.apart.push({ at, ...(this.model === undefined ? {} : { model: this.model }), usage: grown });
   }
 
   taskStarted(): void {
@@ -251,6 +280,7 @@ export class ThreadBuilder {
       models: this.models,
       cwds: this.cwds,
       totals: this.totals,
+      usageApart: this.apart,
       span: this.span,
       status: this.status,
       lastWords: words === undefined ? undefined : clipOutput(words),

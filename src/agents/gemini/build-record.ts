@@ -1,6 +1,7 @@
 // A loaded Gemini CLI conversation as the normalised record: turns in order, models, per-message
 // token counts summed once per message id, and the working directories the log reveals.
 import { newRecord, noteModel, noteTime } from '../../record/draft.js';
+import { addTurnUsage, usageCarrier } from '../../record/turn-usage.js';
 import { addTotals, type SessionRecord, type Turn } from '../../record/types.js';
 import type { Conversation } from './load.js';
 import { absoluteDir, findProjectRoot } from './project-root.js';
@@ -32,6 +33,7 @@ export function buildGeminiRecord(conv: Conversation, fallbackId: string): Gemin
       if (msg.text !== '') record.turns.push({ role: 'event', at: msg.at, text: msg.text });
       continue;
     }
+    const from = record.turns.length;
     for (const th of msg.thoughts) record.turns.push({ role: 'reasoning', at: th.at, text: th.text });
     if (msg.model !== undefined) {
       model = msg.model;
@@ -40,11 +42,17 @@ export function buildGeminiRecord(conv: Conversation, fallbackId: string): Gemin
     if (msg.tokens !== undefined) addTotals(record.totals, msg.tokens);
     paths.push(...msg.paths);
     shellDirs.push(...msg.shellDirs);
-    if (msg.text === '' && msg.toolCalls.length === 0) continue;
-    // A message without a model of its own was written by the model of the messages before it.
-    const turn: Turn = { role: 'assistant', at: msg.at, text: msg.text, tool_calls: msg.toolCalls };
-    if (model !== undefined) turn.model = model;
-    record.turns.push(turn);
+    if (msg.text !== '' || msg.toolCalls.length > 0) {
+      // A message without a model of its own was written by the model of the messages before it.
+      const turn: Turn = { role: 'assistant', at: msg.at, text: msg.text, tool_calls: msg.toolCalls };
+      if (model !== undefined) turn.model = model;
+      record.turns.push(turn);
+    }
+    const carrier = usageCarrier(record.turns, from);
+    if (msg.tokens !== undefined) {
+      if (carrier !== undefined) addTurnUsage(carrier, msg.tokens);
+      else (record.usage_apart ??= []).push({ at: msg.at, ...(model === undefined ? {} : { model }), usage: msg.tokens });
+    }
   }
 
   const root = findProjectRoot(conv.meta.projectHash, paths);

@@ -5,7 +5,16 @@
 // research §1.5 and §3.1).
 import { clipInput, clipOutput, messageClip, outputClip, type ClipRule } from '../../record/clip.js';
 import { noteModel, noteTime } from '../../record/draft.js';
-import { emptyTotals, type Detail, type Subagent, type ToolCall, type Totals, type Turn } from '../../record/types.js';
+import {
+  addTotals,
+  emptyTotals,
+  type UsageApart,
+  type Detail,
+  type Subagent,
+  type ToolCall,
+  type Totals,
+  type Turn,
+} from '../../record/types.js';
 import { arr, num, obj, str } from '../../json/narrow.js';
 import type { FileProblem } from '../types.js';
 import { hash16 } from '../../fs/hash.js';
@@ -43,6 +52,8 @@ export interface BuildInput {
 export interface BuiltSession {
   turns: Turn[];
   totals: Totals;
+  /** Every model response's counts with its time (the rows stand apart from the message turns). */
+  usageApart: UsageApart[];
   models: string[];
   started_at: string | null;
   ended_at: string | null;
@@ -66,6 +77,7 @@ function parseFollowUp(message: string): string | undefined {
 export class SessionBuilder {
   private readonly turns = new TurnList();
   private readonly totals = emptyTotals();
+  private readonly usageApart: UsageApart[] = [];
   private readonly models: string[] = [];
   private readonly span: { started_at: string | null; ended_at: string | null } = { started_at: null, ended_at: null };
   /** Row times not yet in `span` (see `noteMs`). */
@@ -276,23 +288,29 @@ export class SessionBuilder {
 
   private modelResponse(row: LogRow, ms: number | undefined): void {
     if (this.foreign(row)) return;
-    const tokens = obj(row.data, 'tokens');
-    if (tokens !== undefined) {
-      // `prompt` includes the cached part (`total` = prompt + completion): the record counts that
-      // part once, as a cache read.
-      const cached = num(tokens, 'cached') ?? 0;
-      this.totals.input_tokens += Math.max(0, (num(tokens, 'prompt') ?? 0) - cached);
-      this.totals.output_tokens += num(tokens, 'completion') ?? 0;
-      this.totals.cache_read_tokens += cached;
-      this.totals.cache_creation_tokens += num(tokens, 'cache_creation') ?? 0;
-      this.totals.reasoning_tokens += num(tokens, 'reasoning') ?? 0;
-    }
-    const cost = num(row.data, 'cost_usd');
-    if (cost !== undefined) this.totals.cost_usd = (this.totals.cost_usd ?? 0) + cost;
     const model = dataStr(row, 'model');
     if (model !== undefined && model !== '') {
       this.turns.model = model;
       noteModel(this.models, model);
+    }
+    const tokens = obj(row.data, 'tokens');
+    const cost = num(row.data, 'cost_usd');
+    if (tokens !== undefined || cost !== undefined) {
+      const used = emptyTotals();
+      if (tokens !== undefined) {
+        // `prompt` includes the cached part (`total` = prompt + completion): the record counts that
+        // part once, as a cache read.
+        const cached = num(tokens, 'cached') ?? 0;
+        used.input_tokens = Math.max(0, (num(tokens, 'prompt') ?? 0) - cached);
+        used.output_tokens = num(tokens, 'completion') ?? 0;
+        used.cache_read_tokens = cached;
+        used.cache_creation_tokens = num(tokens, 'cache_creation') ?? 0;
+        used.reasoning_tokens = num(tokens, 'reasoning') ?? 0;
+      }
+      if (cost !== undefined) used.cost_usd = cost;
+      addTotals(this.totals, used);
+      // The response row is written apart from its message's turn (which a rewind may cut): kept with its own time.
+      this.usageApart.push({ at: isoOf(ms), ...(this.turns.model === undefined ? {} : { model: this.turns.model }), usage: used });
     }
     // In the lane era this row is the diagnostic twin of a canonical message: tokens only.
     if (!this.legacy(row)) return;
@@ -452,6 +470,7 @@ export class SessionBuilder {
     return {
       turns,
       totals: this.totals,
+      usageApart: this.usageApart,
       models: this.models,
       started_at: this.span.started_at,
       ended_at: this.span.ended_at,

@@ -133,6 +133,7 @@ async function parseFolder(dir: string, opts: ParseOptions, walk: Walk): Promise
   record.ended_at = built.ended_at;
   record.turns = built.turns;
   record.totals = built.totals;
+  record.usage_apart = built.usageApart;
 
   const subagent = newSubagent(sessionId);
   subagent.name = meta.name ?? meta.role ?? null;
@@ -142,6 +143,7 @@ async function parseFolder(dir: string, opts: ParseOptions, walk: Walk): Promise
   subagent.ended_at = built.ended_at;
   subagent.status = statusOfMeta(meta.status);
   subagent.totals = built.totals;
+  subagent.usage_apart = built.usageApart;
   subagent.turns = built.turns;
   return { ...base, record, messages: built.messages, subagent };
 }

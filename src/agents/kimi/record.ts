@@ -120,6 +120,7 @@ class Nester {
     sub.ended_at = log.span.ended_at;
     sub.status = subagentStatus(call);
     sub.totals = { ...log.usage };
+    sub.usage_apart = log.usageLog;
     sub.turns = built.turns;
     return { subagent: sub, lastWords: built.lastWords };
   }
@@ -155,6 +156,8 @@ export function kimiRecord(
   const record = newRecord('kimi', sessionId);
   record.turns = new Nester(session, detail === 'full').build(mainAgentId).turns;
   record.totals = { ...main.usage };
+  // Kimi writes usage apart from the steps (undone ones included: they were billed), each with its time.
+  record.usage_apart = main.usageLog;
   record.models = [...main.models];
   noteTime(record, main.span.started_at ?? session.state?.createdAt);
   noteTime(record, main.span.ended_at ?? session.state?.updatedAt);

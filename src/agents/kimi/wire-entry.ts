@@ -2,7 +2,7 @@
 // their tool calls, and events, each tagged with the user turn it belongs to and, once undone,
 // with its supersession. Shared by the record (active entries) and the message index (all).
 import type { JsonObject } from '../../json/narrow.js';
-import type { Totals } from '../../record/types.js';
+import type { Totals, UsageApart } from '../../record/types.js';
 import type { PromptOrigin } from './wire-line.js';
 
 /** A real-user turn: its position among the active turns and how often that position was redone. */
@@ -74,6 +74,8 @@ export interface WireLog {
   entries: WireEntry[];
   /** Per-call usage summed once (usage.record lines, else step.end usage). */
   usage: Totals;
+  /** The same calls one by one with the time each was written, undone ones included: `usage` is their sum. */
+  usageLog: UsageApart[];
   models: string[];
   cwds: string[];
   profileName: string | undefined;

@@ -3,7 +3,7 @@
 // superseded. The record drops superseded entries; the message index keeps them.
 import { asArray, asObject, str, type JsonObject } from '../../json/narrow.js';
 import { noteModel, noteTime } from '../../record/draft.js';
-import { addTotals, emptyTotals } from '../../record/types.js';
+import { addTotals, emptyTotals, type UsageApart } from '../../record/types.js';
 import {
   isRealUser,
   type EntryBase,
@@ -28,6 +28,9 @@ export class WireFold {
   private readonly spawnLinks: { childId: string; toolCallId: string }[] = [];
   private readonly revisions = new Map<number, number>();
   private readonly usage = emptyTotals();
+  private readonly usageRecords: UsageApart[] = [];
+  /** When each step's usage was written (its step.end line). */
+  private readonly stepEnds = new Map<StepEntry, string | null>();
   private readonly requestModels: string[] = [];
   private readonly usageModels: string[] = [];
   private readonly cwds: string[] = [];
@@ -68,7 +71,10 @@ export class WireFold {
         return;
       case 'step.end': {
         const step = event.uuid === undefined ? this.openStep : this.steps.get(event.uuid);
-        if (step !== undefined && step !== null && event.usage !== undefined) step.usage = event.usage;
+        if (step !== undefined && step !== null && event.usage !== undefined) {
+          step.usage = event.usage;
+          this.stepEnds.set(step, at);
+        }
         if (step === this.openStep) this.openStep = null;
         return;
       }
@@ -84,13 +90,16 @@ export class WireFold {
       case 'tool.result':
         this.result(event.toolCallId, event.output, event.isError);
         return;
-      case 'usage':
+      case 'usage': {
         // A call another agent made is that agent's to count (its own wire records it too).
         if (event.agentId !== undefined && event.agentId !== this.agentId) return;
         this.sawUsageRecord = true;
         addTotals(this.usage, event.usage);
+        const model = this.lastModel ?? event.model;
+        this.usageRecords.push({ at, ...(model === undefined ? {} : { model }), usage: event.usage });
         noteModel(this.usageModels, event.model);
         return;
+      }
       case 'llm.request':
         if (event.model === undefined) return;
         this.lastModel = event.model;
@@ -130,10 +139,16 @@ export class WireFold {
       if (call !== undefined) call.childAgentId = link.childId;
     }
     let usage = this.usage;
+    let usageLog = this.usageRecords;
     if (!this.sawUsageRecord) {
       // Older wires state usage only on step.end: one count per model call, summed once.
       usage = emptyTotals();
-      for (const e of this.entries) if (e.kind === 'step' && e.usage !== undefined) addTotals(usage, e.usage);
+      usageLog = [];
+      for (const e of this.entries) {
+        if (e.kind !== 'step' || e.usage === undefined) continue;
+        addTotals(usage, e.usage);
+        usageLog.push({ at: this.stepEnds.get(e) ?? e.at, ...(e.model === undefined ? {} : { model: e.model }), usage: e.usage });
+      }
     }
     const models =
       this.requestModels.length > 0
@@ -149,6 +164,7 @@ export class WireFold {
       agentId: this.agentId,
       entries: this.entries,
       usage,
+      usageLog,
       models: [...models],
       cwds: this.cwds,
       profileName: this.profileName,

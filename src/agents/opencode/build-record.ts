@@ -112,6 +112,7 @@ class TreeBuilder {
     sub.ended_at = built.span.ended_at;
     sub.status = subagentStatus(launch, built);
     sub.totals = built.totals;
+    if (built.usageApart.length > 0) sub.usage_apart = built.usageApart;
     sub.turns = built.turns;
     return sub;
   }
@@ -140,5 +141,6 @@ export function buildOpencodeRecord(tree: OcTree, detail: Detail = 'full'): Open
   record.ended_at = turns.span.ended_at;
   record.turns = turns.turns;
   record.totals = turns.totals;
+  if (turns.usageApart.length > 0) record.usage_apart = turns.usageApart;
   return { record, cwds };
 }

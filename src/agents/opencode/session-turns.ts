@@ -4,7 +4,8 @@
 import { bool, num, obj, str, text, type JsonObject } from '../../json/narrow.js';
 import { clipMessage } from '../../record/clip.js';
 import { noteModel, noteTime } from '../../record/draft.js';
-import { emptyTotals, addTotals, type Totals, type ToolCall, type Turn } from '../../record/types.js';
+import { addTurnUsage, usageCarrier } from '../../record/turn-usage.js';
+import { emptyTotals, addTotals, type Totals, type ToolCall, type Turn, type UsageApart } from '../../record/types.js';
 import { epochMs, isoTime, messageModel, partType, type OcSessionData } from './model.js';
 import { opencodeToolCall } from './tool-call.js';
 
@@ -21,6 +22,8 @@ export type SessionEnding = 'completed' | 'aborted' | 'error';
 export interface SessionTurns {
   turns: Turn[];
   totals: Totals;
+  /** Usage of messages that made no turn (see `UsageApart`). */
+  usageApart: UsageApart[];
   models: string[];
   span: { started_at: string | null; ended_at: string | null };
   cwds: string[];
@@ -93,6 +96,7 @@ export function sessionTurns(data: OcSessionData, full = true): SessionTurns {
   const out: SessionTurns = {
     turns: [],
     totals: emptyTotals(),
+    usageApart: [],
     models: [],
     span: { started_at: null, ended_at: null },
     cwds: [],
@@ -119,7 +123,9 @@ export function sessionTurns(data: OcSessionData, full = true): SessionTurns {
     const model = messageModel(info);
     noteModel(out.models, model);
     out.agent ??= text(info, 'agent') ?? text(info, 'mode');
-    addTotals(out.totals, messageTotals(info, parts));
+    const used = messageTotals(info, parts);
+    addTotals(out.totals, used);
+    const from = out.turns.length;
     const path = obj(info, 'path');
     pushOnce(out.cwds, text(path, 'cwd'));
     pushOnce(out.cwds, text(path, 'root'));
@@ -181,6 +187,10 @@ export function sessionTurns(data: OcSessionData, full = true): SessionTurns {
     } else {
       delete out.ending;
     }
+    // The message's usage rides on its first assistant turn, else on another turn it made, else stands apart.
+    const carrier = usageCarrier(out.turns, from);
+    if (carrier !== undefined) addTurnUsage(carrier, used);
+    else out.usageApart.push({ at, ...(model === undefined ? {} : { model }), usage: used });
   }
   return out;
 }

@@ -1,15 +1,20 @@
 // The active branch as record turns: user prompts, each assistant message as its reasoning (in
 // the clear) and its text with tool calls paired to their results, and compactions, branch
-// summaries, interruptions and errors as event turns.
+// summaries, interruptions and errors as event turns. Each assistant message's usage rides on its
+// turn.
 import { clipMessage } from '../../record/clip.js';
-import type { Turn } from '../../record/types.js';
+import { addTurnUsage, usageCarrier } from '../../record/turn-usage.js';
+import type { Turn, UsageApart } from '../../record/types.js';
 import { bashTurnText, type PiBody, type PiEntry } from './entry.js';
 import { toToolCall } from './tool-call.js';
 
 type PiResult = Extract<PiBody, { type: 'toolResult' }>;
 
-/** `full`: tool calls carry their input (the lower detail levels drop it unbuilt). */
-export function branchTurns(active: readonly PiEntry[], full = true): Turn[] {
+/**
+ * `full`: tool calls carry their input (the lower detail levels drop it unbuilt). The usage of a
+ * message that made no turn goes to `apart`.
+ */
+export function branchTurns(active: readonly PiEntry[], full = true, apart: UsageApart[] = []): Turn[] {
   const results = new Map<string, PiResult>();
   for (const e of active) if (e.body.type === 'toolResult') results.set(e.body.toolCallId, e.body);
   const turns: Turn[] = [];
@@ -23,6 +28,7 @@ export function branchTurns(active: readonly PiEntry[], full = true): Turn[] {
         turns.push({ role: 'user', at: e.at, text: clipMessage(bashTurnText(b.command)) });
         break;
       case 'assistant': {
+        const from = turns.length;
         const thinking = b.parts.filter((p) => p.kind === 'thinking').map((p) => p.text);
         if (thinking.length > 0) turns.push({ role: 'reasoning', at: e.at, text: clipMessage(thinking.join('\n\n')) });
         const cut = b.stopReason === 'aborted' || b.stopReason === 'error';
@@ -40,6 +46,11 @@ export function branchTurns(active: readonly PiEntry[], full = true): Turn[] {
         if (b.stopReason === 'aborted') turns.push({ role: 'event', at: e.at, text: 'interrupted' });
         else if (b.stopReason === 'error')
           turns.push({ role: 'event', at: e.at, text: clipMessage(`error: ${b.errorMessage ?? 'the request failed'}`) });
+        const carrier = usageCarrier(turns, from);
+        if (b.usage !== undefined) {
+          if (carrier !== undefined) addTurnUsage(carrier, b.usage);
+          else apart.push({ at: e.at, ...(b.model === undefined ? {} : { model: b.model }), usage: b.usage });
+        }
         break;
       }
       case 'compaction':

@@ -16,6 +16,20 @@ describe.skipIf(!hasCorpus)('agentlog tail', () => {
     expect(lines[2]).toMatch(/^2025-09-03 01:02:03\s+assistant\s+CLAUDE\.md has been created/);
   });
 
+  it('finds an id through the scan cache, and past it once the file has grown', async () => {
+    const t = await claudeHome();
+    const walked = await runCli(['tail', demoId, '-n', '2', '--json'], t.home);
+    expect((await runCli(['scan', '--json'], t.home)).code).toBe(0);
+    const cached = await runCli(['tail', demoId, '-n', '2', '--json'], t.home);
+    expect(cached.code, cached.stderr).toBe(0);
+    expect(cached.stdout).toBe(walked.stdout);
+    // The cache's key no longer matches the grown file: the lookup misses and the homes are walked.
+    await appendFile(join(t.claude, mainRel('-subagent-demo', demoId)), `${line(9)}\n`);
+    const grown = await runCli(['tail', demoId, '-n', '1', '--json'], t.home);
+    expect(grown.code, grown.stderr).toBe(0);
+    expect((JSON.parse(grown.stdout) as { entries: { object: { uuid: string } }[] }).entries.map((e) => e.object.uuid)).toEqual(['u9']);
+  });
+
   it('takes whatever show takes: the session file by its path', async () => {
     const t = await claudeHome();
     const file = t.vendor(mainRel('-sample-project', sampleId));

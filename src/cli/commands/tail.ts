@@ -8,7 +8,7 @@ import { shortTime } from '../render/format.js';
 import { looksLikePath, resolveIdTarget, resolvePathTarget } from '../../scan/resolve.js';
 import { Catalog, isCustodyError, type Entry } from '../../custody/index.js';
 import type { AgentHomes } from '../../scan/scan.js';
-import type { CacheLookupOptions } from '../../scan/cache-lookup.js';
+import { type CacheLookupOptions, lookupCachedId } from '../../scan/cache-lookup.js';
 
 const defaultLines = 10;
 
@@ -57,8 +57,16 @@ async function openTarget(target: string, agents: AgentHomes[], ctx: CliContext)
       );
     return { catalog, id: session.sessionId };
   }
+  const cache = { stateRoot: ctx.stateRoot, readerVersion: ctx.version };
+  // An exact id the scan cache knows, verified against the files: custody then looks in that one
+  // home instead of every agent's (a miss, a prefix or a kept-only session walk them all as before).
+  const cached = await lookupCachedId(target, agents, cache);
+  if (cached !== null) {
+    const one = await Catalog.open({ ...options, agents: [{ reader: cached.reader, homes: [cached.session.home] }] });
+    if ((await one.locate(cached.session.sessionId)) !== null) return { catalog: one, id: cached.session.sessionId };
+  }
   const catalog = await Catalog.open({ ...options, agents });
-  return { catalog, id: await fullId(target, catalog, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version }) };
+  return { catalog, id: await fullId(target, catalog, agents, cache) };
 }
 
 function writeEntries(entries: readonly Entry[], ctx: CliContext): void {

@@ -140,7 +140,10 @@ describe('agentlog usage', () => {
     }
     expect([...fromScan.keys()].sort()).toEqual(['claude_code', 'codex', 'gemini', 'kimi', 'opencode', 'pi']);
     for (const warm of [false, true]) {
-      const rows = (await json(['daily', '--by-agent'], home, env)).daily as Row[];
+      const doc = await json(['daily', '--by-agent'], home, env);
+      // Every reader records usage per request: no session's days are an estimate.
+      expect(doc.estimated_day_split_sessions).toBe(0);
+      const rows = doc.daily as Row[];
       const fromUsage = new Map<string, number[]>();
       for (const r of rows) {
         const sum = fromUsage.get(r.agent as string) ?? [0, 0, 0, 0];
