@@ -29,7 +29,9 @@ interface Case {
   extraPerRequest: number;
 }
 
-const cases: Record<AgentId, Case> = {
+// The first seven readers put each request's usage on its turn. The eight added after them are not
+// here yet: their days are still split by estimate (`estimated_day_split_sessions` says how many).
+const cases: Partial<Record<AgentId, Case>> = {
   claude_code: {
     extraPerRequest: 0,
     async write(home) {
@@ -179,10 +181,16 @@ const cases: Record<AgentId, Case> = {
   },
 };
 
+function caseFor(agent: AgentId): Case {
+  const c = cases[agent];
+  if (c === undefined) throw new Error(`no midnight case for ${agent}`);
+  return c;
+}
+
 async function daily(
   agent: AgentId,
   timeZone: string,
-  write: (home: string) => Promise<void> = cases[agent].write,
+  write: (home: string) => Promise<void> = caseFor(agent).write,
 ): Promise<{ days: [string, number][]; estimated: number }> {
   const reader = readerFor(agent);
   if (reader === undefined) throw new Error(agent);
@@ -201,7 +209,7 @@ async function daily(
 }
 
 describe.each(Object.keys(cases) as AgentId[])('%s: a session over midnight', (agent) => {
-  const request = (i: number): number => (input[i] as number) + (output[i] as number) + cases[agent].extraPerRequest;
+  const request = (i: number): number => (input[i] as number) + (output[i] as number) + caseFor(agent).extraPerRequest;
 
   it('splits at UTC midnight by each request’s own time', async () => {
     const r = await daily(agent, 'UTC');
