@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { AgentHomes, AgentReader, DiscoveredSession } from '../agents/types.js';
 import { agentIds } from '../record/types.js';
+import { linkOnPath } from '../fs/stat.js';
 import { scanCachePath, scanCacheVersion, sessionKey } from './scan-cache.js';
 
 /** Where the scan cache lives and which readers wrote it (a cache of another version is ignored). */
@@ -29,6 +30,7 @@ const lookupFileSchema = z.object({
 interface Candidate {
   reader: AgentReader;
   homes: string[];
+  linkFree: string[];
   path: string;
   key: string;
 }
@@ -67,7 +69,7 @@ export async function lookupCachedId(
     if (agent === undefined) continue;
     // The scan keys entries `<agent>:<absolute path>`.
     const path = cacheId.slice(`${agent.reader.id}:`.length);
-    candidates.push({ reader: agent.reader, homes: agent.homes, path, key: entry.key });
+    candidates.push({ reader: agent.reader, homes: agent.homes, linkFree: agent.linkFree ?? [], path, key: entry.key });
   }
   const only = candidates[0];
   if (only === undefined || candidates.length > 1) return null;
@@ -77,6 +79,9 @@ export async function lookupCachedId(
     if (session === null) return null;
     if (session.agent !== only.reader.id || session.sessionId !== id || session.path !== only.path) return null;
     if (!only.homes.includes(session.home)) return null;
+    // In a kept copy a link is refused, never followed: the walk reports it.
+    const home = session.home;
+    if (only.linkFree.includes(home) && session.files.some((f) => linkOnPath(home, f.path) !== null)) return null;
     if ((await sessionKey(session)) !== only.key) return null;
   } catch {
     return null;
