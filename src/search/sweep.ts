@@ -38,6 +38,9 @@ export interface SweepOptions {
   batchSize?: number;
 }
 
+/** Read through a function: a signal can abort while an await is pending, which narrowing cannot see. */
+const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
+
 /** Runs one sweep under the store's writer lock. */
 export async function sweep(opts: SweepOptions): Promise<SweepReport> {
   const now = opts.now ?? Date.now;
@@ -110,12 +113,17 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
         break;
       }
       try {
-        const next = await indexSession(root, c, plan, writer.manifest.sessions[c.key], now, report);
+        const next = await indexSession(root, c, plan, writer.manifest.sessions[c.key], now, report, opts.signal);
         if (next !== null) {
           writer.put(c.key, next);
           if (next.records === 0) report.empty++;
         }
       } catch (error) {
+        // Stopped mid-read: the session is left as it was, not failed; what is done is published.
+        if (isAborted(opts.signal)) {
+          report.stopped = true;
+          break;
+        }
         report.failed.push({ session: c.key, reason: errorMessage(error) });
       }
       opts.onProgress?.(++done, work.length);
