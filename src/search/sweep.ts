@@ -8,7 +8,8 @@ import { defaultWindowDays, snapshotId } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
 import { planSession, type SessionPlan } from './session-plan.js';
 import { indexSession } from './shard-write.js';
-import { ensureStore, listGenerations, openManifestForWrite, readTombstones, storePaths, writeAtomic } from './store.js';
+import { ensureStore, listGenerations, openManifestForWrite, quarantineFile, readTombstones, storePaths, writeAtomic } from './store.js';
+import { readLastSweep } from './coverage.js';
 import { discoverCandidates, type Candidate } from './sweep-discovery.js';
 import { collectUnreferenced, expire, flagGone } from './sweep-gc.js';
 import { emptyReport, type SweepReport } from './sweep-report.js';
@@ -62,6 +63,12 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     report.window_days = windowDays;
     const horizon = windowDays > 0 ? now() - windowDays * dayMs : Number.NEGATIVE_INFINITY;
     const tombstones = await readTombstones(root);
+    const last = await readLastSweep(root);
+    if (last.state === 'corrupt') {
+      const path = storePaths(root).lastSweep;
+      const dest = await quarantineFile(root, path, now());
+      report.problems.push({ path, reason: `${last.reason}: moved to ${dest} (quarantine); this sweep writes a new one` });
+    }
     const present = await listGenerations(root);
     const { candidates, clean } = await discoverCandidates(opts.agents, report);
     report.sessions = candidates.length;
