@@ -1,6 +1,7 @@
 // `node bench/rss.mjs`: peak RSS of every command on a home holding one ~300 MB Claude Code session
 // (generated once under bench/.cache/ from the bench generators), and how long SIGINT and SIGTERM take
-// to stop `keep --all` and `index` mid-run. `RSS_MB=300`, `RSS_SIGNAL_AFTER_MS=1500` tune it.
+// to stop `keep --all` and `index` mid-run. `RSS_MB=300`, `RSS_SIGNAL_AFTER_MS=1500` tune it;
+// `RSS_ONLY=show,tail` measures only the commands whose first word is listed (`signal` for the stop times).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ const mb = Number(process.env.RSS_MB ?? 300);
 const signalAfterMs = Number(process.env.RSS_SIGNAL_AFTER_MS ?? 1500);
 /** A command that outlives this after its signal is killed, and reported as not stopped. */
 const signalBoundMs = 120_000;
+const only = process.env.RSS_ONLY === undefined ? null : new Set(process.env.RSS_ONLY.split(','));
+const wanted = (word) => only === null || only.has(word);
 
 function ensureHome() {
   const home = join(here, '.cache', `rss-home-${mb}m`);
@@ -122,7 +125,7 @@ try {
     ['index'],
     ['search', 'zanzibar7', '--window-days', '0'],
   ];
-  for (const args of commands) {
+  for (const args of commands.filter((a) => wanted(a[0]))) {
     const m = measure(args, home, state);
     const note = m.code === 0 ? '' : ` (${m.stderr})`;
     console.log(
@@ -130,9 +133,9 @@ try {
     );
   }
 
-  console.log(`\n| command | signal (after ${signalAfterMs} ms) | signal → exit | exit | lock left |`);
-  console.log('|---|---|---|---|---|');
-  for (const args of [['keep', '--all'], ['index']]) {
+  if (wanted('signal')) console.log(`\n| command | signal (after ${signalAfterMs} ms) | signal → exit | exit | lock left |`);
+  if (wanted('signal')) console.log('|---|---|---|---|---|');
+  for (const args of wanted('signal') ? [['keep', '--all'], ['index']] : []) {
     for (const signal of ['SIGINT', 'SIGTERM']) {
       const s = await stopTime(args, home, fresh(`sig-${args[0]}-${signal}`), signal, signalAfterMs);
       const exit = s.killed ? `still running ${signalBoundMs / 1000} s after: killed` : `${s.code ?? s.sig}`;

@@ -32,4 +32,6 @@ await build({
 });
 // parse-pool resolves its worker beside the module that runs it: dist/cli/ for the bundle.
 await build({ ...common, entryPoints: ['src/scan/parse-worker.ts'], outfile: 'dist/cli/parse-worker.js' });
+// The index sweep reads a large session in a worker, so a signal stops it at once (extract-off-thread.ts).
+await build({ ...common, entryPoints: ['src/search/extract-worker.ts'], outfile: 'dist/cli/extract-worker.js' });
 chmodSync('dist/cli/main.js', 0o755);

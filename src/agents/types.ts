@@ -165,6 +165,11 @@ export interface EntryView {
 export interface AgentHomes {
   reader: AgentReader;
   homes: string[];
+  /**
+   * Those of `homes` that are agentlog's own kept copies: custody never writes through a link there,
+   * so a file reached through one (planted after the keep) is refused when read, never followed.
+   */
+  linkFree?: string[];
 }
 
 /** An agent's message extraction for the search index (seed 000 "The extractors"). */

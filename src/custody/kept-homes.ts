@@ -10,9 +10,10 @@ import { isInside } from './safe-fs.js';
 export function withKeptRoots(agents: readonly AgentHomes[], stateRoot: string): AgentHomes[] {
   const installations = listInstallationsSync(stateRoot);
   if (installations.length === 0) return [...agents];
-  return agents.map(({ reader, homes }) => {
+  return agents.map(({ reader, homes, linkFree }) => {
     const kept = homes.flatMap((h) => installationsOf(installations, reader.id, h).map((i) => i.root));
-    return { reader, homes: [...homes, ...kept.filter((k, i) => !homes.includes(k) && kept.indexOf(k) === i)] };
+    const added = kept.filter((k, i) => !homes.includes(k) && kept.indexOf(k) === i);
+    return { reader, homes: [...homes, ...added], linkFree: [...(linkFree ?? []), ...added] };
   });
 }
 

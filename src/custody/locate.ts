@@ -6,6 +6,7 @@ import type { AgentId } from '../record/types.js';
 import { custodyErrors, isCustodyError } from './errors.js';
 import type { Installation } from './installation.js';
 import { isInside, lstatOrNull } from './safe-fs.js';
+import { linkOnPath } from '../fs/stat.js';
 import type { SessionId } from './session-id.js';
 
 /** One vendor home and the installations that keep it (a catalog reads no other kept copy). */
@@ -119,6 +120,8 @@ function located(
   hit: Hit,
 ): Located | null {
   if (!isInside(rootPath, hit.main)) return null;
+  // Custody writes nothing through a link, so a link in a kept copy was planted: never read through it.
+  if (root === 'kept' && linkOnPath(rootPath, hit.main) !== null) return null;
   return {
     agent: scope.reader.id,
     sessionId: id,
@@ -145,22 +148,37 @@ export interface LocateOptions {
  */
 export async function locateSession(scopes: readonly Scope[], id: SessionId, opts: LocateOptions = {}): Promise<Located | null> {
   const readers = [...new Set(scopes.map((s) => s.reader))];
+  // A root that cannot be read blinds its own agent only: the kept copy may be older than what the
+  // vendor folder holds, so that agent stops there, but another agent's homes may still hold the id
+  // (a prefix names one session of one agent), so the error is raised only when no agent has it.
+  let blind: unknown;
   for (const reader of readers) {
-    const mine = scopes.filter((s) => s.reader === reader);
-    if (opts.only !== 'kept') {
-      for (const scope of mine) {
-        const hit = await findUnder(reader, scope.home, id, opts.cwd);
-        const loc = hit === null ? null : located(scope, 'vendor', scope.home, null, id, hit);
-        if (loc !== null) return loc;
-      }
+    try {
+      const loc = await locateFor(reader, scopes, id, opts);
+      if (loc !== null) return loc;
+    } catch (error) {
+      blind ??= error;
     }
-    if (opts.only !== 'vendor') {
-      for (const scope of mine) {
-        for (const inst of scope.kept) {
-          const hit = await findUnder(reader, inst.root, id, opts.cwd);
-          const loc = hit === null ? null : located(scope, 'kept', inst.root, inst, id, hit);
-          if (loc !== null) return loc;
-        }
+  }
+  if (blind !== undefined) throw blind;
+  return null;
+}
+
+async function locateFor(reader: AgentReader, scopes: readonly Scope[], id: SessionId, opts: LocateOptions): Promise<Located | null> {
+  const mine = scopes.filter((s) => s.reader === reader);
+  if (opts.only !== 'kept') {
+    for (const scope of mine) {
+      const hit = await findUnder(reader, scope.home, id, opts.cwd);
+      const loc = hit === null ? null : located(scope, 'vendor', scope.home, null, id, hit);
+      if (loc !== null) return loc;
+    }
+  }
+  if (opts.only !== 'vendor') {
+    for (const scope of mine) {
+      for (const inst of scope.kept) {
+        const hit = await findUnder(reader, inst.root, id, opts.cwd);
+        const loc = hit === null ? null : located(scope, 'kept', inst.root, inst, id, hit);
+        if (loc !== null) return loc;
       }
     }
   }

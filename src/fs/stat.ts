@@ -1,13 +1,29 @@
 // Cheap file facts for discovery.
-import { statSync } from 'node:fs';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SessionFile } from '../agents/types.js';
+import { AgentlogError } from '../errors.js';
 import { notRegularFile } from './read-open.js';
 
 /**
+ * A missing file is not there; a link to a missing file is there, and broken: named like a session,
+ * it is that entry's problem to report, never a session silently gone.
+ */
+function danglingLink(path: string): AgentlogError<'DanglingLink'> | null {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return null;
+    return new AgentlogError('DanglingLink', 'failed', `${path} is a link to ${readlinkSync(path)}, which does not exist: it is not read`);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The file's size and mtime, or null when it does not exist or is a folder. Throws for an entry that
- * cannot be read as a file: a link loop, no permission, or a FIFO, socket or device (`NotRegularFile`),
- * so discovery reports it as unreadable instead of taking it for a missing file.
+ * cannot be read as a file: a link loop or a dangling link (`DanglingLink`), no permission, or a FIFO,
+ * socket or device (`NotRegularFile`), so discovery reports it as unreadable instead of taking it for
+ * a missing file.
  */
 export async function statFile(path: string): Promise<SessionFile | null> {
   try {
@@ -16,9 +32,30 @@ export async function statFile(path: string): Promise<SessionFile | null> {
     if (!s.isFile()) throw notRegularFile(path, s);
     return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
   } catch (error) {
-    if (isNotFound(error)) return null;
+    if (isNotFound(error)) return notFound(path);
     throw error;
   }
+}
+
+function notFound(path: string): null {
+  const dangling = danglingLink(path);
+  if (dangling !== null) throw dangling;
+  return null;
+}
+
+/**
+ * The first link on the way from `root` (itself not checked) down to `path`, or null when every
+ * folder and the file itself are what they say. `path` must lie inside `root`.
+ */
+export function linkOnPath(root: string, path: string): string | null {
+  const rel = relative(root, path);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
+  let at = root;
+  for (const part of rel.split(sep)) {
+    at = join(at, part);
+    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink() === true) return at;
+  }
+  return null;
 }
 
 export function isNotFound(error: unknown): boolean {
@@ -31,19 +68,28 @@ export function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/**
+ * The error's message; for a name that does not exist because it was listed from bytes that are not
+ * UTF-8 (a listing decodes them to U+FFFD, and Node opens every string path as UTF-8), the reason.
+ */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const path = (error as { path?: unknown }).path;
+  if (isNotFound(error) && typeof path === 'string' && path.includes('\ufffd'))
+    return `${path}: its name is not valid UTF-8, so it cannot be opened by name (rename it to read what it holds)`;
+  return error.message;
 }
 
 /** `statFile` without the thread-pool round trip. */
 export function statFileSync(path: string): SessionFile | null {
   try {
     const s = statSync(path, { throwIfNoEntry: false });
-    if (s === undefined || s.isDirectory()) return null;
+    if (s === undefined) return notFound(path);
+    if (s.isDirectory()) return null;
     if (!s.isFile()) throw notRegularFile(path, s);
     return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
   } catch (error) {
-    if (isNotFound(error)) return null;
+    if (isNotFound(error)) return notFound(path);
     throw error;
   }
 }

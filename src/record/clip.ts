@@ -1,4 +1,5 @@
 // Head-and-tail clipping measured in UTF-8 bytes and cut on code-point boundaries (seed 003 clips).
+import { spillable } from './spill-scope.js';
 
 /** Tool output: kept whole up to 4 KiB, else its first and last 2 KiB. */
 export const outputClip = { whole: 4 * 1024, half: 2 * 1024 } as const;
@@ -38,7 +39,8 @@ export function clip(text: string, rule: ClipRule): string {
   return buf.toString('utf8', 0, headEnd) + omittedLine(omitted) + buf.toString('utf8', tailStart);
 }
 
-export const clipOutput = (text: string): string => clip(text, outputClip);
+/** Clips a tool output; under `withTextSink` (a large `show`) what returns may be a token for it. */
+export const clipOutput = (text: string): string => spillable(clip(text, outputClip));
 export const clipInput = (text: string): string => clip(text, inputClip);
 export const clipMessage = (text: string): string => clip(text, messageClip);
 

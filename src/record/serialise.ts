@@ -84,16 +84,65 @@ export function serialiseRecordPretty(r: SessionRecord): string {
   return JSON.stringify(orderRecord(r), null, 2);
 }
 
-/**
- * Writes the compact serialisation piece by piece (one turn at a time), so printing a very large
- * record never builds its whole JSON text in memory. The bytes equal `serialiseRecord`'s.
- */
-export function writeRecord(r: SessionRecord, write: (chunk: string) => void): void {
-  const ordered = orderRecord({ ...r, turns: [] });
-  const head = JSON.stringify(ordered);
-  const marker = '"turns":[]';
+/** Restores a string of the record before it is written (a spilled tool output); identity by default. */
+export type TextRestorer = (text: string) => string;
+
+/** JSON of `value` with `restore` applied to every string in it. */
+function json(value: unknown, restore: TextRestorer | undefined): string {
+  return restore === undefined
+    ? JSON.stringify(value)
+    : JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? restore(v) : v));
+}
+
+/** Writes `{…, "<key>":[` + each item + `]…}` where `<key>` holds `items`, from the JSON of the rest. */
+function writeAround<T>(
+  whole: object,
+  key: string,
+  items: readonly T[],
+  each: (item: T) => void,
+  write: (chunk: string) => void,
+  restore: TextRestorer | undefined,
+): void {
+  const head = json(whole, restore);
+  const marker = `"${key}":[]`;
+  // The key's own value is the empty array put there; every string before it is a JSON string, so
+  // the first occurrence of the marker at the top level is this one.
   const at = head.indexOf(marker);
   write(head.slice(0, at + marker.length - 1));
-  for (const [i, turn] of r.turns.entries()) write((i === 0 ? '' : ',') + JSON.stringify(orderTurn(turn)));
+  for (const [i, item] of items.entries()) {
+    if (i > 0) write(',');
+    each(item);
+  }
   write(head.slice(at + marker.length - 1));
+}
+
+function writeCall(c: ToolCall, write: (chunk: string) => void, restore: TextRestorer | undefined): void {
+  if (c.subagent === undefined) {
+    write(json(orderToolCall(c), restore));
+    return;
+  }
+  const head = json(orderToolCall({ ...c, subagent: undefined }), restore);
+  write(`${head.slice(0, -1)},"subagent":`);
+  const s = orderSubagent({ ...c.subagent, turns: [] });
+  writeAround(s, 'turns', c.subagent.turns, (t: Turn) => writeTurn(t, write, restore), write, restore);
+  write('}');
+}
+
+/** Writes one turn; a turn whose calls launched subagents is written call by call, turn by turn. */
+function writeTurn(t: Turn, write: (chunk: string) => void, restore: TextRestorer | undefined): void {
+  const calls = t.tool_calls;
+  if (calls === undefined || !calls.some((c) => c.subagent !== undefined)) {
+    write(json(orderTurn(t), restore));
+    return;
+  }
+  writeAround(orderTurn({ ...t, tool_calls: [] }), 'tool_calls', calls, (c: ToolCall) => writeCall(c, write, restore), write, restore);
+}
+
+/**
+ * Writes the compact serialisation piece by piece (one turn at a time, a subagent's turns one by one
+ * too), so printing a very large record never builds its whole JSON text in memory. The bytes equal
+ * `serialiseRecord`'s; with `restore`, those of the record whose strings were passed through it.
+ */
+export function writeRecord(r: SessionRecord, write: (chunk: string) => void, restore?: TextRestorer): void {
+  writeAround(orderRecord({ ...r, turns: [] }), 'turns', r.turns, (t: Turn) => writeTurn(t, write, restore), write, restore);
 }

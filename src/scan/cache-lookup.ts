@@ -3,6 +3,7 @@
 // the main file's first bytes); anything else returns null so the caller walks every home as before.
 import { readFile } from 'node:fs/promises';
 import type { AgentHomes, AgentReader, DiscoveredSession } from '../agents/types.js';
+import { linkOnPath } from '../fs/stat.js';
 import { scanCachePath, scanCacheVersion, sessionKey } from './scan-cache.js';
 
 /** Where the scan cache lives and which readers wrote it (a cache of another version is ignored). */
@@ -35,6 +36,7 @@ function lookupEntry(v: unknown): LookupEntry | null {
 interface Candidate {
   reader: AgentReader;
   homes: string[];
+  linkFree: string[];
   path: string;
   key: string;
 }
@@ -75,7 +77,7 @@ export async function lookupCachedId(
     if (agent === undefined) continue;
     // The scan keys entries `<agent>:<absolute path>`.
     const path = cacheId.slice(`${agent.reader.id}:`.length);
-    candidates.push({ reader: agent.reader, homes: agent.homes, path, key: entry.key });
+    candidates.push({ reader: agent.reader, homes: agent.homes, linkFree: agent.linkFree ?? [], path, key: entry.key });
   }
   const only = candidates[0];
   if (only === undefined || candidates.length > 1) return null;
@@ -85,6 +87,9 @@ export async function lookupCachedId(
     if (session === null) return null;
     if (session.agent !== only.reader.id || session.sessionId !== id || session.path !== only.path) return null;
     if (!only.homes.includes(session.home)) return null;
+    // In a kept copy a link is refused, never followed: the walk reports it.
+    const home = session.home;
+    if (only.linkFree.includes(home) && session.files.some((f) => linkOnPath(home, f.path) !== null)) return null;
     if ((await sessionKey(session)) !== only.key) return null;
   } catch {
     return null;

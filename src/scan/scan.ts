@@ -2,7 +2,7 @@
 // its files are unchanged) and report what could not be read.
 import type { AgentHomes, AgentReader, DiscoveredSession, FileProblem } from '../agents/types.js';
 import type { AgentId } from '../record/types.js';
-import { errorMessage } from '../fs/stat.js';
+import { errorMessage, linkOnPath } from '../fs/stat.js';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
 import { summariseSession } from './summarise.js';
@@ -57,13 +57,14 @@ export async function discoverAll(
   const sessions: { reader: AgentReader; session: DiscoveredSession }[] = [];
   const roots: RootReport[] = [];
   const problems: FileProblem[] = [];
-  for (const { reader, homes } of agents) {
+  for (const { reader, homes, linkFree } of agents) {
     for (const home of homes) {
       let found = 0;
       try {
         const d = await reader.discover(home);
         problems.push(...d.problems);
-        for (const session of d.sessions) {
+        const sessionsFound = linkFree?.includes(home) === true ? withoutLinks(home, d.sessions, problems) : d.sessions;
+        for (const session of sessionsFound) {
           const id = `${session.agent}\u0000${session.sessionId}`;
           if (seen.has(id)) continue;
           seen.add(id);
@@ -77,6 +78,22 @@ export async function discoverAll(
     }
   }
   return { sessions, roots, problems };
+}
+
+/** Sessions of a kept copy with every file reached through a link dropped (and reported); a session whose main file is one goes. */
+function withoutLinks(home: string, sessions: DiscoveredSession[], problems: FileProblem[]): DiscoveredSession[] {
+  const kept: DiscoveredSession[] = [];
+  for (const session of sessions) {
+    const files = session.files.filter((f) => {
+      const link = linkOnPath(home, f.path);
+      if (link === null) return true;
+      problems.push({ path: f.path, kind: 'unreadable', reason: `${link} is a link inside agentlog's kept copies: it is never followed` });
+      return false;
+    });
+    if (files.length === session.files.length) kept.push(session);
+    else if (files[0] !== undefined && files[0] === session.files[0]) kept.push({ ...session, files });
+  }
+  return kept;
 }
 
 function newestFirst(a: SessionRow, b: SessionRow): number {

@@ -1,6 +1,7 @@
 // The coverage block of a search answer: the window searched, when the index was last swept, and per
 // agent how many sessions of the window it holds (seed 000 "The query route" → Response).
 import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
 import { dayMs } from '../fs/clock.js';
 import { isNotFound } from '../fs/stat.js';
 import type { AgentId } from '../record/types.js';
@@ -13,15 +14,40 @@ export function horizonOf(days: number, now: number): number {
   return days > 0 ? now - days * dayMs : Number.NEGATIVE_INFINITY;
 }
 
-/** When the last complete sweep finished, from `last_sweep.json` (null before the first). */
-export async function lastSweepAt(root: string): Promise<number | null> {
+/** What `last-sweep.json` holds: when the last complete sweep finished, how long it took, what it published. */
+export const lastSweepSchema = z.object({
+  at_ms: z.number().finite(),
+  duration_ms: z.number().finite(),
+  snapshot: z.string(),
+});
+
+/** `last-sweep.json` as read: absent, valid, or corrupt (what a sweep moves aside and reports). */
+export async function readLastSweep(
+  root: string,
+): Promise<{ state: 'missing' } | { state: 'ok'; value: z.infer<typeof lastSweepSchema> } | { state: 'corrupt'; reason: string }> {
+  let text: string;
   try {
-    const v = JSON.parse(await readFile(storePaths(root).lastSweep, 'utf8')) as { at_ms?: unknown };
-    return typeof v.at_ms === 'number' ? v.at_ms : null;
+    text = await readFile(storePaths(root).lastSweep, 'utf8');
   } catch (error) {
-    if (isNotFound(error) || error instanceof SyntaxError) return null;
+    if (isNotFound(error)) return { state: 'missing' };
     throw error;
   }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { state: 'corrupt', reason: 'not valid JSON' };
+  }
+  const r = lastSweepSchema.safeParse(json);
+  if (!r.success)
+    return { state: 'corrupt', reason: r.error.issues.map((i) => `${i.path.join('.') || 'the file'}: ${i.message}`).join('; ') };
+  return { state: 'ok', value: r.data };
+}
+
+/** When the last complete sweep finished (null before the first, or when the file is corrupt: the next sweep reports it). */
+export async function lastSweepAt(root: string): Promise<number | null> {
+  const r = await readLastSweep(root);
+  return r.state === 'ok' ? r.value.at_ms : null;
 }
 
 export function coverageOf(m: Manifest | null, horizon: number, storeHorizon: number, lastSweep: number | null, now: number): Coverage {

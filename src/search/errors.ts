@@ -12,6 +12,7 @@ export const searchErrorCodes = {
   CursorExpired: 410,
   IndexBusy: 409,
   IndexNewer: 409,
+  StateCorrupt: 500,
 } as const;
 
 const kindOf: Record<SearchErrorCode, ErrorKind> = {
@@ -23,6 +24,7 @@ const kindOf: Record<SearchErrorCode, ErrorKind> = {
   CursorExpired: 'usage',
   IndexBusy: 'conflict',
   IndexNewer: 'failed',
+  StateCorrupt: 'failed',
 };
 
 export type SearchErrorCode = keyof typeof searchErrorCodes;

@@ -3,9 +3,10 @@
 // small segment instead of rewriting the session. A file holds the segment's n-gram filter first,
 // then its JSON body: a query reads the few filter bytes and opens the body only on a maybe.
 import { createHash } from 'node:crypto';
-import { asArray, asObject, num, str, type JsonObject } from '../json/narrow.js';
+import { z } from 'zod';
+import { asObject, num, str } from '../json/narrow.js';
 import { locatorKinds, messageRoles, type Locator, type MessageRecord, type SupersessionMark } from '../record/message-index.js';
-import { isAgentId, type AgentId } from '../record/types.js';
+import { agentIds, type AgentId } from '../record/types.js';
 
 export const segmentFormat = 1;
 
@@ -94,25 +95,34 @@ function narrowRecord(v: unknown): MessageRecord | undefined {
   return o as unknown as MessageRecord;
 }
 
-function narrowMark(v: unknown): SupersessionMark | undefined {
-  const o = asObject(v);
-  const kind = str(o, 'kind');
-  if (o === undefined || num(o, 'at_ms') === undefined) return undefined;
-  switch (kind) {
-    case 'seq_cut':
-      return num(o, 'cut_after_seq') !== undefined ? (o as unknown as SupersessionMark) : undefined;
-    case 'turn_count':
-      return num(o, 'num_turns') !== undefined ? (o as unknown as SupersessionMark) : undefined;
-    case 'item_anchor':
-      return str(o, 'item_id') !== undefined ? (o as unknown as SupersessionMark) : undefined;
-    case 'generation_restore':
-      return num(o, 'active_generation') !== undefined ? (o as unknown as SupersessionMark) : undefined;
-    case 'record_ids':
-      return asArray(o.record_ids)?.every((x) => typeof x === 'string') === true ? (o as unknown as SupersessionMark) : undefined;
-    default:
-      return undefined;
-  }
-}
+const markBase = { at_ms: z.number().finite() };
+const threadRange = { thread: z.string().optional(), upto: z.number().finite().optional() };
+
+/** A supersession mark as stored, every kind with every field its type names. */
+const markSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('seq_cut'), cut_after_seq: z.number().finite(), ...markBase, ...threadRange }),
+  z.object({ kind: z.literal('turn_count'), num_turns: z.number().finite(), ...markBase, ...threadRange }),
+  z.object({
+    kind: z.literal('item_anchor'),
+    item_id: z.string(),
+    position: z.enum(['before', 'after']),
+    from: z.number().finite().optional(),
+    ...markBase,
+    ...threadRange,
+  }),
+  z.object({ kind: z.literal('generation_restore'), active_generation: z.number().finite(), ...markBase }),
+  z.object({ kind: z.literal('record_ids'), record_ids: z.array(z.string()), reason: z.string(), ...markBase }),
+]) satisfies z.ZodType<SupersessionMark>;
+
+/** A segment's header: what it is, whose it is, and its marks (records are checked one by one). */
+const headerSchema = z.object({
+  format: z.literal(segmentFormat),
+  agent: z.enum(agentIds),
+  session_id: z.string(),
+  marks_mode: z.enum(['append', 'replace']),
+  marks: z.array(markSchema),
+  records: z.array(z.unknown()),
+});
 
 /**
  * Reads a generation file's bytes, checking that its body hashes to `name` and holds a well-formed
@@ -123,30 +133,21 @@ export function parseSegment(name: string, file: Buffer): Segment | null {
   if (parts === null) return null;
   const body = parts.body;
   if (createHash('sha256').update(body).digest('hex') !== name.replace(/\.seg$/, '')) return null;
-  let top: JsonObject | undefined;
+  let json: unknown;
   try {
-    top = asObject(JSON.parse(body.toString('utf8')));
+    json = JSON.parse(body.toString('utf8'));
   } catch {
     return null;
   }
-  const agent = str(top, 'agent');
-  const sessionId = str(top, 'session_id');
-  const mode = str(top, 'marks_mode');
-  const rawRecords = asArray(top?.records);
-  const rawMarks = asArray(top?.marks);
-  if (num(top, 'format') !== segmentFormat || agent === undefined || !isAgentId(agent) || sessionId === undefined) return null;
-  if ((mode !== 'append' && mode !== 'replace') || rawRecords === undefined || rawMarks === undefined) return null;
+  const header = headerSchema.safeParse(json);
+  if (!header.success) return null;
+  const { agent, session_id: sessionId, marks_mode: mode, marks } = header.data;
+  // Records are many and hot at query time: each is checked by hand for the fields a match reads.
   const records: MessageRecord[] = [];
-  for (const r of rawRecords) {
+  for (const r of header.data.records) {
     const rec = narrowRecord(r);
     if (rec === undefined) return null;
     records.push(rec);
-  }
-  const marks: SupersessionMark[] = [];
-  for (const m of rawMarks) {
-    const mark = narrowMark(m);
-    if (mark === undefined) return null;
-    marks.push(mark);
   }
   return { agent, session_id: sessionId, records, marks, marks_mode: mode };
 }

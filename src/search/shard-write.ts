@@ -12,6 +12,7 @@ import { combineMarks, type Segment } from './segment.js';
 import type { SessionPlan } from './session-plan.js';
 import { newSegment, readShard, storeSegment, mergeSegments } from './shard-build.js';
 import type { Candidate } from './sweep-discovery.js';
+import { extractStoppable } from './extract-off-thread.js';
 import type { SweepReport } from './sweep-report.js';
 
 function identities(session: DiscoveredSession): Map<string, number> {
@@ -81,11 +82,12 @@ export async function indexSession(
   entry: ManifestEntry | undefined,
   now: () => number,
   report: SweepReport,
+  signal?: AbortSignal,
 ): Promise<ManifestEntry | null> {
   const pre = identities(c.session);
   const resume = plan.kind === 'resume' && entry !== undefined;
   const from = resume ? { files: entry.cursors.map((x) => ({ path: x.path, offset: x.offset, mode: x.mode })), carry: entry.carry } : null;
-  const result = await c.extractor.extract(c.session, from);
+  const result = await extractStoppable(c.extractor, c.session, from, signal === undefined ? {} : { signal });
   report.bytes_read += result.bytesRead;
   report.bad_lines += result.badLines;
   report.problems.push(...result.problems);

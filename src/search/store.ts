@@ -9,6 +9,7 @@ import { writeFileAtomic, writeFileAtomicSync } from '../fs/atomic-write.js';
 import { errorCode, isNotFound } from '../fs/stat.js';
 import { emptyManifest, indexFormat, parseManifest, serialiseManifest, type Manifest, type ManifestRead } from './manifest.js';
 import { SearchError } from './errors.js';
+import { z } from 'zod';
 
 /** `<state root>/cache/message_search/v1`. */
 export function storeRoot(stateRoot: string): string {
@@ -116,6 +117,14 @@ export async function openManifestForWrite(
   return { manifest: { ...emptyManifest(nowMs, windowDays), revision: read.revision ?? 0 }, quarantined: dest, stamp: null };
 }
 
+/** Moves a corrupt state file into `quarantine/` (kept for a look, never trusted); returns where it went. */
+export async function quarantineFile(root: string, path: string, nowMs: number): Promise<string> {
+  const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.json$/, '');
+  const dest = join(storePaths(root).quarantine, `${name}.corrupt-${nowMs}-${randomBytes(3).toString('hex')}`);
+  await rename(path, dest);
+  return dest;
+}
+
 /** Replaces the manifest atomically, bumping its revision; returns it with its new stamp. */
 export async function writeManifest(root: string, m: Manifest, nowMs: number): Promise<Manifest> {
   const next: Manifest = { ...m, revision: m.revision + 1, updated_at_ms: nowMs };
@@ -170,24 +179,45 @@ export async function listGenerations(root: string): Promise<Set<string>> {
 
 export type Tombstones = Map<string, number>;
 
-/** Reads `tombstones.jsonl` (`{"key":…,"at_ms":…}` per line); unreadable lines are skipped. */
+const tombstoneSchema = z.object({ key: z.string().min(1), at_ms: z.number().finite() });
+
+function parseLine(line: string): z.infer<typeof tombstoneSchema> | null {
+  try {
+    const r = tombstoneSchema.safeParse(JSON.parse(line));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads `tombstones.jsonl` (`{"key":…,"at_ms":…}` per line). Only a last line with no newline (a
+ * writer killed mid-append) is skipped; any other line that is not a tombstone is an error naming
+ * the file and the line, since dropping it would let a deleted session back into the index.
+ */
 export async function readTombstones(root: string): Promise<Tombstones> {
   const out: Tombstones = new Map();
+  const path = storePaths(root).tombstones;
   let text: string;
   try {
-    text = await readFile(storePaths(root).tombstones, 'utf8');
+    text = await readFile(path, 'utf8');
   } catch (error) {
     if (isNotFound(error)) return out;
     throw error;
   }
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
     if (line === '') continue;
-    try {
-      const v = JSON.parse(line) as { key?: unknown; at_ms?: unknown };
-      if (typeof v.key === 'string' && typeof v.at_ms === 'number') out.set(v.key, Math.max(out.get(v.key) ?? 0, v.at_ms));
-    } catch {
-      // a torn line from a killed writer: ignored
+    const v = parseLine(line);
+    if (v !== null) {
+      out.set(v.key, Math.max(out.get(v.key) ?? 0, v.at_ms));
+      continue;
     }
+    if (i === lines.length - 1) continue;
+    throw new SearchError(
+      'StateCorrupt',
+      `${path} line ${i + 1} is not a tombstone ({"key":"<agent>:<session>","at_ms":<time>}): fix that line, or delete it to let the session it named back into the index`,
+    );
   }
   return out;
 }

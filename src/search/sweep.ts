@@ -8,7 +8,8 @@ import { defaultWindowDays, snapshotId } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
 import { planSession, type SessionPlan } from './session-plan.js';
 import { indexSession } from './shard-write.js';
-import { ensureStore, listGenerations, openManifestForWrite, readTombstones, storePaths, writeAtomic } from './store.js';
+import { ensureStore, listGenerations, openManifestForWrite, quarantineFile, readTombstones, storePaths, writeAtomic } from './store.js';
+import { readLastSweep } from './coverage.js';
 import { discoverCandidates, type Candidate } from './sweep-discovery.js';
 import { collectUnreferenced, expire, flagGone } from './sweep-gc.js';
 import { emptyReport, type SweepReport } from './sweep-report.js';
@@ -38,6 +39,9 @@ export interface SweepOptions {
   batchSize?: number;
 }
 
+/** Read through a function: a signal can abort while an await is pending, which narrowing cannot see. */
+const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
+
 /** Runs one sweep under the store's writer lock. */
 export async function sweep(opts: SweepOptions): Promise<SweepReport> {
   const now = opts.now ?? Date.now;
@@ -59,6 +63,12 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     report.window_days = windowDays;
     const horizon = windowDays > 0 ? now() - windowDays * dayMs : Number.NEGATIVE_INFINITY;
     const tombstones = await readTombstones(root);
+    const last = await readLastSweep(root);
+    if (last.state === 'corrupt') {
+      const path = storePaths(root).lastSweep;
+      const dest = await quarantineFile(root, path, now());
+      report.problems.push({ path, reason: `${last.reason}: moved to ${dest} (quarantine); this sweep writes a new one` });
+    }
     const present = await listGenerations(root);
     const { candidates, clean } = await discoverCandidates(opts.agents, report);
     report.sessions = candidates.length;
@@ -110,12 +120,17 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
         break;
       }
       try {
-        const next = await indexSession(root, c, plan, writer.manifest.sessions[c.key], now, report);
+        const next = await indexSession(root, c, plan, writer.manifest.sessions[c.key], now, report, opts.signal);
         if (next !== null) {
           writer.put(c.key, next);
           if (next.records === 0) report.empty++;
         }
       } catch (error) {
+        // Stopped mid-read: the session is left as it was, not failed; what is done is published.
+        if (isAborted(opts.signal)) {
+          report.stopped = true;
+          break;
+        }
         report.failed.push({ session: c.key, reason: errorMessage(error) });
       }
       opts.onProgress?.(++done, work.length);

@@ -26,7 +26,7 @@ export interface HostileHome {
   intendantId: string;
   /** Paths (relative to the home) that must be reported as bad entries. */
   bad: string[];
-  /** The dangling link named like a session (see the `it.fails` case that needs it reported). */
+  /** The dangling link named like a session (reported as unreadable, never dropped silently). */
   dangling: string;
 }
 
@@ -34,7 +34,7 @@ const mkfifo = (path: string): void => void execFileSync('mkfifo', [path]);
 
 export interface HostileOptions {
   hugeBytes: number;
-  /** Plant the project folder whose name is not UTF-8 (see the `it.fails` case that needs it). */
+  /** Plant the project folder whose name is not UTF-8 (reported; listing its session is an `it.fails`). */
   nonUtf8Folder: boolean;
 }
 

@@ -1,9 +1,11 @@
 // `agentlog show <file-or-session-id>`: one session, readable, as JSON, or as Markdown.
-import { flag, flagValue, flagValues, UsageError } from '../args.js';
+import { flag, flagValue, flagValues, type ParsedArgs, UsageError } from '../args.js';
 import { commonFlags } from '../args.js';
 import { parseAgentList } from '../agent-flag.js';
 import { selectAgents } from '../context.js';
 import type { Command } from '../command.js';
+import type { CliContext } from '../context.js';
+import type { AgentReader, DiscoveredSession } from '../../agents/types.js';
 import { resolveTarget } from '../../scan/resolve.js';
 import { sessionName } from '../../names/session-names.js';
 import { readOverlay } from '../../names/overlay.js';
@@ -12,10 +14,13 @@ import { ScanError } from '../../scan/errors.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import { writeRecord } from '../../record/serialise.js';
-import { detailLevels, isDetail } from '../../record/types.js';
+import { type Detail, detailLevels, isDetail } from '../../record/types.js';
 import { writeRecordText } from '../render/record-text.js';
 import { writeRecordMarkdown } from '../render/record-markdown.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
+import { withTextSink } from '../../record/spill-scope.js';
+import { TextSpill } from '../../fs/text-spill.js';
+import { join } from 'node:path';
 
 export const showCommand: Command = {
   name: 'show',
@@ -36,44 +41,74 @@ export const showCommand: Command = {
     if (flag(args, 'json') && flag(args, 'markdown')) throw new UsageError('--json and --markdown cannot be combined');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
-    const parsed = await reader.parse(session, { detail });
-    const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-    for (const b of parsed.badLines) {
-      // A reader that tallies its lines tells JSON that is not a record from text that is not JSON.
-      const t = parsed.lineTally?.find((x) => x.path === b.path);
-      const what =
-        t === undefined || t.notRecord === 0
-          ? plural(b.count, 'unparseable line', 'unparseable lines')
-          : [
-              t.unparseable > 0 ? plural(t.unparseable, 'unparseable line', 'unparseable lines') : '',
-              plural(t.notRecord, 'line that is JSON but not a record', 'lines that are JSON but not records'),
-            ]
-              .filter((x) => x !== '')
-              .join(' and ');
-      ctx.stderr.write(`warning: ${what} skipped in ${b.path}\n`);
+    // Tool output (most of a session's bytes) waits in an unlinked file until it is printed, so memory
+    // stays bounded on any session (issue 10: ≤ 300 MiB); where no such file can be made, it stays in memory.
+    const spill = detail === 'full' ? openSpill(join(ctx.stateRoot, 'tmp')) : null;
+    try {
+      return await showParsed(spill, reader, session, detail, args, ctx);
+    } finally {
+      spill?.close();
     }
-    for (const t of parsed.lineTally ?? [])
-      if (t.unknown > 0)
-        ctx.stderr.write(`note: ${plural(t.unknown, 'line', 'lines')} of an unknown type in ${t.path} (kept by custody, not read)\n`);
-    for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
-    // Found by id or by path, a file that holds no session is the same answer: the request names nothing to show.
-    if (parsed.record === null) throw new ScanError('NotASession', `${session.path} holds no ${reader.displayName} session`);
-    const record = finaliseRecord(parsed.record, { detail, elide: makeHomeElider(ctx.userHome) });
-    const write = (text: string): void => ctx.stdout.write(text);
-    if (flag(args, 'json')) {
-      writeRecord(record, write);
-      write('\n');
-      return 0;
-    }
-    // `sessionName` reads an unreadable overlay as no name; say why the name is missing, as scan does.
-    const overlayProblem = await readOverlay(ctx.stateRoot).then(
-      () => null,
-      (error: unknown) => reason(error),
-    );
-    if (overlayProblem !== null) ctx.stderr.write(`warning: ${overlayProblem}\n`);
-    const name = await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path);
-    if (flag(args, 'markdown')) writeRecordMarkdown(record, name, write);
-    else writeRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name }, write);
-    return 0;
   },
 };
+
+function openSpill(dir: string): TextSpill | null {
+  try {
+    return TextSpill.open(dir);
+  } catch {
+    return null;
+  }
+}
+
+async function showParsed(
+  spill: TextSpill | null,
+  reader: AgentReader,
+  session: DiscoveredSession,
+  detail: Detail,
+  args: ParsedArgs,
+  ctx: CliContext,
+): Promise<number> {
+  const parse = () => reader.parse(session, { detail });
+  const parsed = await (spill === null ? parse() : withTextSink(spill, parse));
+  const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  for (const b of parsed.badLines) {
+    // A reader that tallies its lines tells JSON that is not a record from text that is not JSON.
+    const t = parsed.lineTally?.find((x) => x.path === b.path);
+    const what =
+      t === undefined || t.notRecord === 0
+        ? plural(b.count, 'unparseable line', 'unparseable lines')
+        : [
+            t.unparseable > 0 ? plural(t.unparseable, 'unparseable line', 'unparseable lines') : '',
+            plural(t.notRecord, 'line that is JSON but not a record', 'lines that are JSON but not records'),
+          ]
+            .filter((x) => x !== '')
+            .join(' and ');
+    ctx.stderr.write(`warning: ${what} skipped in ${b.path}\n`);
+  }
+  for (const t of parsed.lineTally ?? [])
+    if (t.unknown > 0)
+      ctx.stderr.write(`note: ${plural(t.unknown, 'line', 'lines')} of an unknown type in ${t.path} (kept by custody, not read)\n`);
+  for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
+  // Found by id or by path, a file that holds no session is the same answer: the request names nothing to show.
+  if (parsed.record === null) throw new ScanError('NotASession', `${session.path} holds no ${reader.displayName} session`);
+  const elide = makeHomeElider(ctx.userHome);
+  const record = finaliseRecord(parsed.record, { detail, elide });
+  // A restored output is elided as finalising would have elided it in place.
+  const restore = spill === null ? undefined : (text: string): string => spill.expand(text, elide);
+  const write = (text: string): void => ctx.stdout.write(text);
+  if (flag(args, 'json')) {
+    writeRecord(record, write, restore);
+    write('\n');
+    return 0;
+  }
+  // `sessionName` reads an unreadable overlay as no name; say why the name is missing, as scan does.
+  const overlayProblem = await readOverlay(ctx.stateRoot).then(
+    () => null,
+    (error: unknown) => reason(error),
+  );
+  if (overlayProblem !== null) ctx.stderr.write(`warning: ${overlayProblem}\n`);
+  const name = await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path);
+  if (flag(args, 'markdown')) writeRecordMarkdown(record, name, write, restore);
+  else writeRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name }, write, restore);
+  return 0;
+}

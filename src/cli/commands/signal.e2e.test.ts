@@ -105,13 +105,35 @@ describe('a signal mid-run', () => {
     expect(totals.copied ?? 0).toBe(0);
   });
 
-  it.skipIf(!existsSync(cliPath))('stops index (SIGINT: 130, SIGTERM: 143), leaves no lock, and a rerun converges', async () => {
-    const home = await stopsMidRun(['index']);
-    const again = await runCli(['index', '--json'], home);
-    expect(again.code, again.stderr).toBe(0);
-    const query = await runCli(['search', 'lorem', '--json'], home);
-    expect(query.code, query.stderr).toBe(0);
-  });
+  // Three full runs of 400 sessions: over a minute on 2 shared cores.
+  it.skipIf(!existsSync(cliPath))(
+    'stops index (SIGINT: 130, SIGTERM: 143), leaves no lock, and a rerun converges',
+    { timeout: 180_000 },
+    async () => {
+      const home = await stopsMidRun(['index']);
+      const again = await runCli(['index', '--json'], home);
+      expect(again.code, again.stderr).toBe(0);
+      const query = await runCli(['search', 'lorem', '--json'], home);
+      expect(query.code, query.stderr).toBe(0);
+    },
+  );
+});
+
+describe('a signal while one large session is read', () => {
+  // One ~80 MB session: its extraction alone takes seconds, and a signal must not wait for it to end.
+  it.skipIf(!existsSync(cliPath))(
+    'stops index within a second of SIGINT, mid-extraction, and leaves no lock',
+    { timeout: 180_000 },
+    async () => {
+      const home = await bigHome(1, 200_000);
+      const r = await interrupt(['index'], home, 'SIGINT', 1_500);
+      process.stderr.write(`index of one 80 MB session, SIGINT: stopped ${Math.round(r.stopMs)} ms after the signal\n`);
+      expect(r.stopMs, 'the run ended before the signal was sent').toBeGreaterThan(0);
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stopMs).toBeLessThan(1_000 + slackMs);
+      expect(await locksUnder(join(home, '.agentlog'))).toEqual([]);
+    },
+  );
 });
 
 /** A second home with the same sessions, to time an uninterrupted run without touching the first. */

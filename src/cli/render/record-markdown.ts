@@ -1,5 +1,6 @@
 // The Markdown view of one record: the same content as the terminal view, as a document, written
 // block by block so a very large session is never one string in memory.
+import type { TextRestorer } from '../../record/serialise.js';
 import type { SessionRecord, Subagent, ToolCall, Turn } from '../../record/types.js';
 import { countSubagents, countToolCalls } from '../../record/finalise.js';
 import { duration, shortTime, thousands, tokensLine, totalTokens } from './format.js';
@@ -36,7 +37,9 @@ function subagentLine(sub: Subagent): string {
   return bits.join(' · ');
 }
 
-function renderCall(call: ToolCall, depth: number, out: Blocks): void {
+const asIs: TextRestorer = (t) => t;
+
+function renderCall(call: ToolCall, depth: number, out: Blocks, restore: TextRestorer): void {
   const outcome = [call.status, call.exit_code !== undefined ? `exit ${call.exit_code}` : undefined].filter((x) => x !== undefined);
   out.push(
     quote(
@@ -46,56 +49,66 @@ function renderCall(call: ToolCall, depth: number, out: Blocks): void {
   );
   if (call.input !== undefined && call.input !== '') {
     const lang = call.format === 'shell' ? 'sh' : call.format === 'diff' ? 'diff' : call.format === 'json' ? 'json' : '';
-    out.push(quote(fence(call.input, lang), depth));
+    out.push(quote(fence(restore(call.input), lang), depth));
   }
   if (call.subagent !== undefined) {
     const sub = call.subagent;
     out.push(quote(subagentLine(sub), depth + 1));
     if (sub.description !== null) out.push(quote(`*${sub.description}*`, depth + 1));
-    renderTurns(sub.turns, depth + 1, out);
+    renderTurns(sub.turns, depth + 1, out, restore);
   }
-  if (call.output !== undefined && call.output !== '') out.push(quote(fence(call.output), depth));
+  if (call.output !== undefined && call.output !== '') out.push(quote(fence(restore(call.output)), depth));
 }
 
-function renderTurns(turns: readonly Turn[], depth: number, out: Blocks): void {
+function renderTurns(turns: readonly Turn[], depth: number, out: Blocks, restore: TextRestorer): void {
   for (const turn of turns) {
     const model = turn.model !== undefined ? ` · ${turn.model}` : '';
     out.push(quote(`### ${turn.role}${model} · ${shortTime(turn.at)}`, depth));
-    if (turn.text !== '')
+    const text = restore(turn.text);
+    if (text !== '')
       out.push(
         quote(
           turn.role === 'reasoning'
-            ? turn.text
+            ? text
                 .split('\n')
                 .map((l) => `_${l}_`)
                 .join('\n')
-            : turn.text,
+            : text,
           depth,
         ),
       );
-    for (const call of turn.tool_calls ?? []) renderCall(call, depth, out);
+    for (const call of turn.tool_calls ?? []) renderCall(call, depth, out, restore);
   }
 }
 
 export function renderRecordMarkdown(record: SessionRecord, name?: string | null): string {
   const blocks: string[] = [];
-  writeBlocks(record, name, blocks);
+  writeBlocks(record, name, blocks, asIs);
   return `${blocks.join('\n\n')}\n`;
 }
 
-/** Prints the Markdown view block by block (the same text `renderRecordMarkdown` returns). */
-export function writeRecordMarkdown(record: SessionRecord, name: string | null | undefined, write: (text: string) => void): void {
+/**
+ * Prints the Markdown view block by block (the same text `renderRecordMarkdown` returns); `restore`
+ * gives back each text the record holds a token for (see `withTextSink`).
+ */
+export function writeRecordMarkdown(
+  record: SessionRecord,
+  name: string | null | undefined,
+  write: (text: string) => void,
+  restore: TextRestorer = asIs,
+): void {
   let first = true;
-  writeBlocks(record, name, {
-    push: (block) => {
+  const out = {
+    push: (block: string) => {
       write(first ? block : `\n\n${block}`);
       first = false;
     },
-  });
+  };
+  writeBlocks(record, name, out, restore);
   write('\n');
 }
 
-function writeBlocks(record: SessionRecord, name: string | null | undefined, out: Blocks): void {
+function writeBlocks(record: SessionRecord, name: string | null | undefined, out: Blocks, restore: TextRestorer): void {
   out.push(`# ${name ? `${name} · ` : ''}${record.agent} session ${record.session_id}`);
   out.push(
     [
@@ -107,5 +120,5 @@ function writeBlocks(record: SessionRecord, name: string | null | undefined, out
       `- **detail:** ${record.detail}${record.truncated ? ` · truncated (${record.omitted_turns} turns omitted)` : ''}`,
     ].join('\n'),
   );
-  renderTurns(record.turns, 0, out);
+  renderTurns(record.turns, 0, out, restore);
 }

@@ -1,5 +1,6 @@
 // The terminal view of one record: a header with totals, then turns in order, tool calls as compact
 // blocks and subagents nested and indented inside the call that launched them.
+import type { TextRestorer } from '../../record/serialise.js';
 import type { SessionRecord, Subagent, ToolCall, Turn } from '../../record/types.js';
 import { countSubagents, countToolCalls } from '../../record/finalise.js';
 import { clockTime, duration, shortTime, thousands, tokensLine, totalTokens, type Style } from './format.js';
@@ -36,30 +37,34 @@ function subagentHeader(sub: Subagent, style: Style): string {
   return bits.join(' · ');
 }
 
-function renderCall(call: ToolCall, prefix: string, style: Style, out: Lines): void {
+/** Restores a string of the record as it is printed (a spilled tool output); identity by default. */
+const asIs: TextRestorer = (t) => t;
+
+function renderCall(call: ToolCall, prefix: string, style: Style, out: Lines, restore: TextRestorer): void {
   out.push(prefix + callLine(call, style));
   const inner = `${prefix}    `;
   if (call.input !== undefined && call.input !== '') {
-    out.push(indentLines(call.format === 'shell' ? `$ ${call.input}` : call.input, inner));
+    const input = restore(call.input);
+    out.push(indentLines(call.format === 'shell' ? `$ ${input}` : input, inner));
   }
   if (call.subagent !== undefined) {
     const sub = call.subagent;
     out.push(`${inner}${subagentHeader(sub, style)}`);
     if (sub.description !== null) out.push(`${inner}${style.dim(sub.description)}`);
-    renderTurns(sub.turns, `${inner}│ `, style, out);
+    renderTurns(sub.turns, `${inner}│ `, style, out, restore);
   }
   if (call.output !== undefined && call.output !== '') {
     out.push(`${inner}${style.dim('→')}`);
-    out.push(indentLines(call.output, `${inner}  `));
+    out.push(indentLines(restore(call.output), `${inner}  `));
   }
 }
 
-function renderTurns(turns: readonly Turn[], prefix: string, style: Style, out: Lines): void {
+function renderTurns(turns: readonly Turn[], prefix: string, style: Style, out: Lines, restore: TextRestorer): void {
   for (const turn of turns) {
     const label = turn.model !== undefined ? `${turn.role} (${turn.model})` : turn.role;
     out.push(`${prefix}${style.dim(`[${clockTime(turn.at)}]`)} ${style.accent(label)}`);
-    if (turn.text !== '') out.push(indentLines(turn.text, `${prefix}  `));
-    for (const call of turn.tool_calls ?? []) renderCall(call, `${prefix}  `, style, out);
+    if (turn.text !== '') out.push(indentLines(restore(turn.text), `${prefix}  `));
+    for (const call of turn.tool_calls ?? []) renderCall(call, `${prefix}  `, style, out, restore);
   }
 }
 
@@ -70,20 +75,30 @@ export interface HeaderExtras {
 
 export function renderRecordText(record: SessionRecord, style: Style, extras: HeaderExtras = {}): string {
   const out: string[] = [];
-  writeRecordLines(record, style, extras, out);
+  writeRecordLines(record, style, extras, out, asIs);
   return `${out.join('\n')}\n`;
 }
 
-/** Prints the view line by line, so a very large session is never one string in memory. */
-export function writeRecordText(record: SessionRecord, style: Style, extras: HeaderExtras, write: (text: string) => void): void {
-  writeRecordLines(record, style, extras, {
+/**
+ * Prints the view line by line, so a very large session is never one string in memory; `restore`
+ * gives back each text the record holds a token for (see `withTextSink`).
+ */
+export function writeRecordText(
+  record: SessionRecord,
+  style: Style,
+  extras: HeaderExtras,
+  write: (text: string) => void,
+  restore: TextRestorer = asIs,
+): void {
+  const out = {
     push: (...lines: string[]) => {
       for (const l of lines) write(`${l}\n`);
     },
-  });
+  };
+  writeRecordLines(record, style, extras, out, restore);
 }
 
-function writeRecordLines(record: SessionRecord, style: Style, extras: HeaderExtras, out: Lines): void {
+function writeRecordLines(record: SessionRecord, style: Style, extras: HeaderExtras, out: Lines, restore: TextRestorer): void {
   const title = [style.bold(record.agent), record.session_id];
   if (extras.name) title.push(`“${extras.name}”`);
   out.push(title.join('  '));
@@ -98,5 +113,5 @@ function writeRecordLines(record: SessionRecord, style: Style, extras: HeaderExt
   if (record.truncated || record.omitted_turns > 0) out.push(style.dim(`truncated: ${record.omitted_turns} turns omitted`));
   if (extras.file !== undefined) out.push(style.dim(`file: ${extras.file}`));
   out.push('─'.repeat(60));
-  renderTurns(record.turns, '', style, out);
+  renderTurns(record.turns, '', style, out, restore);
 }
