@@ -1,19 +1,16 @@
 // Redaction on arrival (seed 003 "Redaction happens on both sides"): every value a client sends is
-// redacted again here before it is hashed or stored.
-//
-// >>> REDACTION CALL SITE: the sync branch's `src/sync/redact/index.ts` (`redactJson`) is not merged
-// >>> yet. Until it is, this passes values through unchanged and counts nothing. When it lands,
-// >>> replace the body of `redactOnArrival` with `return redactJson(value);` (import it from
-// >>> '../sync/redact/index.js'). Nothing else in the hub calls a redactor.
+// redacted again here, with the same library the sync client runs (src/sync/redact), before it is
+// hashed or stored. The hub's one call site of a redactor.
+import { redactJson } from '../sync/redact/index.js';
 
 export interface Redacted {
   value: unknown;
   redactions: number;
 }
 
-/** Redacts every string inside `value` (a parsed JSON value or a single string). */
+/** Redacts every string inside `value` (a parsed JSON value or a single string), keys untouched. */
 export function redactOnArrival(value: unknown): Redacted {
-  return { value, redactions: 0 };
+  return redactJson(value);
 }
 
 /** A string through the same redactor; `redactions` says how many matches were replaced. */
