@@ -233,23 +233,29 @@ export class SqlStore implements HubStore {
   }
 
   async listSources(who: Principal, q: SourceQuery): Promise<SourcePage> {
-    const params: SqlValue[] = [...readableScopes(who)];
-    let where = 'scope_key IN (?, ?)';
+    let filters = '';
+    const filterParams: SqlValue[] = [];
     for (const [column, value] of [
       ['kind', q.kind],
       ['project', q.project],
       ['agent', q.agent],
     ] as const) {
       if (value === undefined) continue;
-      where += ` AND ${column} = ?`;
-      params.push(value);
+      filters += ` AND ${column} = ?`;
+      filterParams.push(value);
     }
     if (q.before !== undefined) {
-      where += ' AND id < ?';
-      params.push(q.before);
+      filters += ' AND id < ?';
+      filterParams.push(q.before);
     }
-    params.push(q.limit + 1);
-    const rows = await this.driver.all<SourceDbRow>(`SELECT ${sourceColumns} FROM sources WHERE ${where} ORDER BY id DESC LIMIT ?`, params);
+    // One index range per scope (scope_key, id), each read backwards for at most a page, then
+    // merged: `scope_key IN (…) ORDER BY id` would read and sort every row the asker may see.
+    const one = `SELECT * FROM (SELECT ${sourceColumns} FROM sources WHERE scope_key = ?${filters} ORDER BY id DESC LIMIT ?)`;
+    const [mine, team] = readableScopes(who);
+    const rows = await this.driver.all<SourceDbRow>(
+      `SELECT * FROM (${one} AS mine UNION ALL ${one} AS team) AS page ORDER BY id DESC LIMIT ?`,
+      [mine, ...filterParams, q.limit + 1, team, ...filterParams, q.limit + 1, q.limit + 1],
+    );
     const page = rows.slice(0, q.limit).map(toSource);
     return { rows: page, next: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
   }

@@ -43,6 +43,7 @@ CREATE TABLE sources (
 );
 CREATE INDEX sources_scope_id ON sources (scope_key, id);
 CREATE INDEX sources_scope_project ON sources (scope_key, project, id);
+CREATE INDEX sources_scope_agent ON sources (scope_key, agent, id);
 
 CREATE TABLE source_bodies (
   source_id TEXT PRIMARY KEY REFERENCES sources (id),
