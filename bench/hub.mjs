@@ -99,10 +99,10 @@ function record(i, bytes = 8 * 1024) {
 const vocabulary = Array.from({ length: 2000 }, (_, i) => `w${(i * 7919).toString(36)}`);
 function noteBody(i) {
   const words = [];
-  let x = i * 2654435761;
+  let x = Math.imul(i + 1, 2654435761) >>> 0;
   for (let k = 0; k < 200; k++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    words.push(vocabulary[x % vocabulary.length]);
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    words.push(vocabulary[(x >>> 8) % vocabulary.length]);
   }
   return `# Session ${i}\n\nUser: ${words.slice(0, 8).join(' ')}\n\n${words.join(' ')}`;
 }
