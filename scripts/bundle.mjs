@@ -1,7 +1,7 @@
 // Bundles the CLI (and its scan worker) into single files after `tsc`: the command starts in about a
 // third of the time the ~250 separate ES modules take to load. The library stays as tsc emits it.
 import { build } from 'esbuild';
-import { chmodSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, rmSync } from 'node:fs';
 
 const common = {
   bundle: true,
@@ -9,7 +9,8 @@ const common = {
   format: 'esm',
   target: 'node20',
   // Native addon: loaded from node_modules at run time, never bundled.
-  external: ['better-sqlite3'],
+  // pg-native: pg's optional native binding, never used (pg's JavaScript client is).
+  external: ['better-sqlite3', 'pg-native'],
   sourcemap: true,
   logLevel: 'warning',
   // ESM output has no `require`; a bundled CommonJS dependency may still call it.
@@ -35,3 +36,9 @@ await build({ ...common, entryPoints: ['src/scan/parse-worker.ts'], outfile: 'di
 // The index sweep reads a large session in a worker, so a signal stops it at once (extract-off-thread.ts).
 await build({ ...common, entryPoints: ['src/search/extract-worker.ts'], outfile: 'dist/cli/extract-worker.js' });
 chmodSync('dist/cli/main.js', 0o755);
+// The hub's migrations are plain SQL files read at run time (src/hub/migrations.ts finds them here).
+for (const dialect of ['sqlite', 'postgres'])
+  cpSync(`src/hub/${dialect}/migrations`, `dist/hub/${dialect}/migrations`, {
+    recursive: true,
+    filter: (f) => !f.includes('.') || f.endsWith('.sql'),
+  });
