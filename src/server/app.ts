@@ -22,12 +22,14 @@ import {
   recordQuery,
   sessionParams,
   sessionsQuery,
+  turnsQuery,
   usageQuery,
 } from './params.js';
 import { reportZip } from './report-zip.js';
 import { allowedHosts, hostCheck, loginLink, originCheck, requireToken, securityHeaders } from './security.js';
 import { readDetail } from './session-detail.js';
 import { sessionEvents } from './session-events.js';
+import { RecordCache, readTurns } from './session-turns.js';
 import { serveStatic } from './static-files.js';
 import type { ServerStore } from './store.js';
 import { usageByDay } from './usage.js';
@@ -51,6 +53,7 @@ export function createApp(opts: AppOptions): Hono {
   const { store } = opts;
   const app = new Hono();
   const hosts = allowedHosts(opts.host, opts.port);
+  const records = new RecordCache(makeHomeElider(opts.userHome), store.now);
   app.onError(errorBoundary((line) => store.log.write(line)));
   app.notFound((c) => c.json(errorBody('not_found', 'no such route'), 404));
   app.use('*', securityHeaders());
@@ -171,6 +174,22 @@ export function createApp(opts: AppOptions): Hono {
       for (const chunk of chunks) await s.write(chunk);
       await s.write('\n');
     });
+  });
+
+  app.get('/api/session/:agent/:id/turns', async (c) => {
+    const { agent, id } = sessionParams(c.req.param('agent'), c.req.param('id'));
+    const q = check(turnsQuery, c.req.query());
+    const loc = await store.sources.locate(agent, id);
+    const { limit, before, from, around, match } = q;
+    return c.json(
+      await readTurns(records, loc, {
+        limit,
+        ...(before !== undefined ? { before } : {}),
+        ...(from !== undefined ? { from } : {}),
+        ...(around !== undefined ? { around } : {}),
+        ...(match !== undefined ? { match } : {}),
+      }),
+    );
   });
 
   app.get('/api/session/:agent/:id/events', async (c) => {

@@ -156,21 +156,35 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('a long transcript opens on its last entries and pages upward with the API', async () => {
+  it('a long transcript (801 turns) opens as a transcript on its last turns and pages both ways through the server', async () => {
     const page = await openDashboard();
     await openSession(page, 'A very long session');
     const transcript = page.getByRole('region', { name: 'Transcript' });
-    await transcript.getByText('question 400').waitFor({ timeout: 5000 });
-    const entries = transcript.locator('article');
-    expect(await entries.count()).toBe(80);
-    await transcript.getByRole('button', { name: /Show older entries/ }).click();
+    await transcript.getByText('question 400').waitFor({ timeout: 10_000 });
+    const turns = transcript.locator('article');
+    expect(await turns.count()).toBe(80);
+    // Drawn as turns (the agent's text as Markdown), not as raw entries.
+    expect(await transcript.getByRole('article', { name: 'Assistant' }).count()).toBe(40);
+    await transcript.getByRole('button', { name: /Show 80 older turns/ }).click();
     await transcript.getByText('question 360').waitFor({ timeout: 5000 });
     // Whole pages only (scrolling near the top may already have asked for the next one).
-    const after = await entries.count();
+    const after = await turns.count();
     expect(after).toBeGreaterThanOrEqual(160);
     expect(after % 80).toBe(0);
-    await transcript.getByRole('button', { name: /Draw the full transcript/ }).click();
-    await transcript.getByText('answer 400').waitFor({ timeout: 10_000 });
+    // A hit far up opens a window centred on it, with the newer turns a button (or a scroll) away.
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('zeppelin');
+    const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'zeppelin' }).first();
+    await mark.waitFor({ timeout: within(1000) });
+    await mark.click();
+    const current = transcript.locator('[aria-current="true"]');
+    await current.waitFor({ timeout: 5000 });
+    expect(await current.textContent()).toContain('zeppelin hangar');
+    expect(await transcript.getByText('question 400').count()).toBe(0);
+    await transcript
+      .getByRole('button', { name: /newer turns/ })
+      .first()
+      .click();
+    await transcript.getByText('question 70', { exact: true }).waitFor({ timeout: 5000 });
     await page.close();
   });
 
