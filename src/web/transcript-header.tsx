@@ -5,6 +5,7 @@ import { AgentChip } from './agent-chip.js';
 import { sessionPath } from './api.js';
 import { compactCount, duration, localDateTime } from './format.js';
 import { projectName } from './list-model.js';
+import { recordFacts } from './record-view.js';
 import { RenameControl } from './rename-control.js';
 import { totalTokens } from './session-list.js';
 import { visibleText } from './visible-text.js';
@@ -25,19 +26,10 @@ export interface TranscriptHeaderProps {
 
 function facts(p: TranscriptHeaderProps): string {
   const { record, summary } = p;
+  const kept = summary?.root === 'kept' ? 'kept copy' : null;
   const list =
     record !== null
-      ? [
-          record.branch,
-          `${localDateTime(record.started_at)} → ${localDateTime(record.ended_at).slice(11)}`,
-          duration(record.started_at, record.ended_at),
-          `${p.total ?? record.turns.length} turns`,
-          `${compactCount(totalTokens(record.totals))} tokens`,
-          record.totals.cost_usd !== null ? `$${record.totals.cost_usd.toFixed(2)}` : null,
-          p.subagents > 0 ? `${p.subagents} subagents` : null,
-          record.models.join(', '),
-          summary?.root === 'kept' ? 'kept copy' : null,
-        ]
+      ? [...recordFacts(record, p.total ?? record.turns.length, p.subagents), kept]
       : summary !== null
         ? [
             summary.branch,
@@ -46,7 +38,7 @@ function facts(p: TranscriptHeaderProps): string {
             `${summary.turns} turns`,
             `${compactCount(totalTokens(summary.totals))} tokens`,
             summary.subagents > 0 ? `${summary.subagents} subagents` : null,
-            summary.root === 'kept' ? 'kept copy' : null,
+            kept,
           ]
         : [];
   return list

@@ -4,7 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendLive, writeHome } from './fixtures.js';
+import { pathToFileURL } from 'node:url';
+import { runCli } from '../support/cli.js';
+import { appendLive, ids, writeHome } from './fixtures.js';
 import { type Harness, outputDir, startHarness } from './serve-harness.js';
 
 // The page's budgets (1 s to a hit, 2 s to a live line) are measured by the bench on a quiet machine;
@@ -246,5 +248,64 @@ describe('the dashboard', () => {
     expect(h.dialogs).toEqual([]);
     expect(h.foreignRequests).toEqual([]);
     await page.close();
+  });
+
+  it('"Export as HTML" downloads one self-contained file, inert and offline, that show --html prints byte for byte', async () => {
+    const page = await openDashboard();
+    await page
+      .getByRole('list', { name: 'Sessions' })
+      .getByRole('button', { name: /show me/ })
+      .click();
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('hostile-end-marker').waitFor({ timeout: 10_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), transcript.getByRole('link', { name: 'Export as HTML' }).click()]);
+    const hostileFile = join(outputDir, 'export-hostile.html');
+    await download.saveAs(hostileFile);
+    await page.close();
+    const cli = await runCli(['show', ids.hostile, '--html'], h.home);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toBe(await readFile(hostileFile, 'utf8'));
+    const walrus = await runCli(['show', ids.walrus, '--html'], h.home);
+    expect(walrus.code).toBe(0);
+    const walrusFile = join(outputDir, 'export-walrus.html');
+    await writeFile(walrusFile, walrus.stdout);
+
+    // Opened from disk in a context of its own: nothing is fetched but the file itself.
+    const context = await h.browser.newContext({ viewport: { width: 1100, height: 800 }, timezoneId: 'UTC' });
+    const requests: string[] = [];
+    const dialogs: string[] = [];
+    context.on('request', (r) => requests.push(r.url()));
+    const file = await context.newPage();
+    file.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const hostileUrl = pathToFileURL(hostileFile).href;
+    await file.goto(hostileUrl);
+    const drawn = file.getByRole('region', { name: 'Transcript' });
+    await drawn.getByText('hostile-end-marker').waitFor({ timeout: 10_000 });
+    await file.evaluate(() => {
+      for (const d of Array.from(document.querySelectorAll('details'))) d.open = true;
+    });
+    const facts = await file.evaluate(() => ({
+      scripts: document.scripts.length,
+      images: document.images.length,
+      iframes: document.querySelectorAll('iframe').length,
+      badLinks: Array.from(document.querySelectorAll('a')).filter((a) => !/^(https?:|mailto:)/.test(a.getAttribute('href') ?? '')).length,
+      handlers: Array.from(document.querySelectorAll('*')).filter((el) => Array.from(el.attributes).some((a) => a.name.startsWith('on')))
+        .length,
+      pwned: (window as unknown as { __pwned?: number }).__pwned ?? 0,
+    }));
+    // The JSON data block and the inlined bundle are the file's only scripts.
+    expect(facts).toEqual({ scripts: 2, images: 0, iframes: 0, badLinks: 0, handlers: 0, pwned: 0 });
+    expect(await drawn.getByText('<script>alert(5)</script>').count()).toBeGreaterThan(0);
+    await file.goto(pathToFileURL(walrusFile).href);
+    const card = file.getByRole('region', { name: 'Transcript' }).getByRole('region', { name: 'Subagent Explore' });
+    await card.getByRole('button', { name: /Show steps/ }).click();
+    await card.getByText('subagent-inner-step').waitFor({ timeout: 5000 });
+    await file.screenshot({ path: join(outputDir, 'export-light.png') });
+    expect(dialogs).toEqual([]);
+    expect(requests).toEqual([hostileUrl, pathToFileURL(walrusFile).href]);
+    await context.close();
   });
 });
