@@ -195,6 +195,8 @@ export interface UsageRow {
   cache_creation_tokens: number;
   reasoning_tokens: number;
   total_tokens: number;
+  /** Estimated cost in USD (logged where the agent logs it, else priced from the table); null when unpriced. */
+  cost_usd?: number | null;
 }
 export interface UsageBody {
   ok: true;

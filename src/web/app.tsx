@@ -7,6 +7,7 @@ import { keyAction, keyTable } from './keymap.js';
 import { buildRows, type Filters, type ListRow, noFilters, projectName, sessionKey } from './list-model.js';
 import { type LaneState, MessageLane } from './message-lane.js';
 import { Modal } from './modal.js';
+import { PaneSplitter, storedListWidth } from './pane-splitter.js';
 import { Palette } from './palette.js';
 import { hasUnseen } from './seen-store.js';
 import { SessionList } from './session-list.js';
@@ -43,6 +44,7 @@ export function App() {
   const [help, setHelp] = useState(false);
   const [theme, setTheme] = useState<Theme>(effectiveTheme);
   const [now, setNow] = useState(Date.now());
+  const [listWidth, setListWidth] = useState(storedListWidth);
   const search = useRef<HTMLInputElement>(null);
   const control = useRef<TranscriptControl | null>(null);
   const supersededRef = useRef(includeSuperseded);
@@ -225,7 +227,7 @@ export function App() {
       <div class="banner" role="status">
         {list.error ?? ''}
       </div>
-      <div class={`panes${opened !== null ? ' open' : ''}`}>
+      <div class={`panes${opened !== null ? ' open' : ''}`} style={{ '--list-width': `${listWidth}px` }}>
         <div class="list-pane">
           <div class="list-head">
             <h2>
@@ -274,8 +276,9 @@ export function App() {
               onOpen={(row, hit) => open(row.session, hit)}
             />
           )}
-          <UsageChart theme={theme} />
+          <UsageChart theme={theme} width={listWidth} />
         </div>
+        <PaneSplitter width={listWidth} onWidth={setListWidth} />
         {opened !== null ? (
           <Transcript
             key={`${openedKey}`}

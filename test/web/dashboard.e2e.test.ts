@@ -308,4 +308,46 @@ describe('the dashboard', () => {
     expect(requests).toEqual([hostileUrl, pathToFileURL(walrusFile).href]);
     await context.close();
   });
+
+  it('the list pane resizes from the keyboard (a separator with aria-valuenow) and keeps its width; the chart switches measure', async () => {
+    const page = await openDashboard();
+    const separator = page.getByRole('separator', { name: 'Resize the session list' });
+    const now = () => separator.getAttribute('aria-valuenow');
+    const listWidth = () => page.evaluate(() => document.querySelector('.list-pane')?.getBoundingClientRect().width ?? 0);
+    expect(await now()).toBe('360');
+    await separator.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await now()).toBe('392');
+    expect(await listWidth()).toBe(392);
+    await page.keyboard.press('End');
+    expect(await now()).toBe('720');
+    // With the pointer: dragged 200 px back.
+    const box = await separator.boundingBox();
+    if (box === null) throw new Error('the separator is not drawn');
+    await page.mouse.move(box.x + 2, box.y + 100);
+    await page.mouse.down();
+    await page.mouse.move(box.x - 198, box.y + 100, { steps: 4 });
+    await page.mouse.up();
+    expect(await now()).toBe('520');
+    await page.reload();
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first().waitFor({ timeout: 10_000 });
+    expect(await page.getByRole('separator', { name: 'Resize the session list' }).getAttribute('aria-valuenow')).toBe('520');
+    expect(await listWidth()).toBe(520);
+    await page.getByRole('separator', { name: 'Resize the session list' }).focus();
+    await page.keyboard.press('Home');
+    expect(await page.getByRole('separator', { name: 'Resize the session list' }).getAttribute('aria-valuenow')).toBe('240');
+
+    const usage = page.getByRole('region', { name: 'Usage, last 30 days' });
+    const measure = usage.getByRole('radiogroup', { name: 'Chart measure' });
+    await usage.getByRole('img', { name: /^Tokens per day by agent: / }).waitFor({ timeout: 5000 });
+    expect(await measure.getByRole('radio', { name: 'Tokens' }).getAttribute('aria-checked')).toBe('true');
+    const cost = measure.getByRole('radio', { name: 'Cost' });
+    // Cost is offered once the server prices the buckets (GET /api/usage rows with cost_usd).
+    if (await cost.isEnabled()) {
+      await cost.click();
+      await usage.getByRole('img', { name: /^Estimated cost per day by agent: \$/ }).waitFor();
+    } else expect(await cost.getAttribute('title')).toBe('The server did not price this usage');
+    await page.close();
+  });
 });
