@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { highlightSegments } from './highlight-segments.js';
 import { keyAction } from './keymap.js';
 import { safeHref } from './safe-url.js';
+import { rangePieces } from './deep-search.js';
 import { dollars, hasCost, usageSeries } from './usage-series.js';
 import { visibleText } from './visible-text.js';
 
@@ -136,5 +137,31 @@ describe('usage chart series', () => {
     expect(hasCost(body)).toBe(true);
     expect(hasCost({ ...body, rows: [row('2026-11-01', 'codex', 1)] })).toBe(false);
     expect([dollars(0), dollars(0.0042), dollars(12.345), dollars(2500)]).toEqual(['$0.00', '$0.0042', '$12.35', '$2.5k']);
+  });
+});
+
+describe('deep search snippets', () => {
+  it('cuts the snippet at the UTF-16 ranges, in order, overlaps merged forward', () => {
+    expect(
+      rangePieces('a zeppelin and a hangar', [
+        [17, 23],
+        [2, 10],
+      ]),
+    ).toEqual([
+      ['a ', false],
+      ['zeppelin', true],
+      [' and a ', false],
+      ['hangar', true],
+    ]);
+    expect(
+      rangePieces('abc', [
+        [0, 2],
+        [1, 3],
+      ]),
+    ).toEqual([
+      ['ab', true],
+      ['c', true],
+    ]);
+    expect(rangePieces('abc', [])).toEqual([['abc', false]]);
   });
 });

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { SearchHit, SessionRecord, SessionSummary, TurnsBody, Turn } from '../server/api-types.js';
 import { ApiError, fetchTurns, locate, sessionPath, type TurnsParams } from './api.js';
+import type { DeepTarget } from './deep-search.js';
 import { sessionKey } from './list-model.js';
 import { stepPrompt } from './prompt-nav.js';
 import { markSeen, seenOf } from './seen-store.js';
@@ -26,6 +27,8 @@ export interface TranscriptProps {
   id: string;
   summary: SessionSummary | null;
   hit: SearchHit | null;
+  /** Opened from a deep search hit: the first turn holding its term is marked. */
+  deep: DeepTarget | null;
   control: { current: TranscriptControl | null };
   onRenamed: (name: string) => void;
   onBack: () => void;
@@ -46,7 +49,7 @@ const staleNotice = (state: string, reason: string): string =>
   `${state === 'stale' ? 'The hit is stale' : 'The hit is unavailable'}: ${reason}. Showing the transcript from the end.`;
 const windowOf = (b: TurnsBody): Loaded => ({ record: b.record, total: b.total, base: b.start, turns: b.turns });
 
-export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack }: TranscriptProps) {
+export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, onBack }: TranscriptProps) {
   const key = sessionKey({ agent, session_id: id });
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -76,6 +79,7 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
     const seen = seenOf(key);
     const params: TurnsParams = { limit: turnWindow };
     if (hit !== null) params.match = { role: hit.role, ts_ms: hit.ts_ms, text: hit.snippet };
+    else if (deep !== null) params.match = { role: '', ts_ms: 0, text: deep.term };
     else if (seen !== null) params.around = seen.turns;
     void (async () => {
       try {
@@ -88,8 +92,14 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
           if (located.result.state !== 'resolved') setNotice(staleNotice(located.result.state, located.result.reason));
           else if (body.focus !== null) path = body.focus;
           else setNotice('The message was found in the log but not among the drawn turns: showing the whole transcript.');
+        } else if (deep !== null) {
+          if (body.focus !== null) path = body.focus;
+          else
+            setNotice(
+              `Line ${deep.line} of ${deep.file} holds “${deep.term}” outside the drawn turns (a tool result or a machinery line): showing the transcript from the end.`,
+            );
         }
-        const seenTurns = hit === null && seen !== null && seen.turns < body.total ? seen.turns : null;
+        const seenTurns = hit === null && deep === null && seen !== null && seen.turns < body.total ? seen.turns : null;
         setLastSeen(seenTurns);
         setFocus(path);
         pendingScroll.current = path !== null ? 'focus' : seenTurns !== null ? 'seen' : 'bottom';
@@ -100,7 +110,7 @@ export function Transcript({ agent, id, summary, hit, control, onRenamed, onBack
       }
     })();
     return () => abort.abort();
-  }, [agent, id, hit, key, page]);
+  }, [agent, id, hit, deep, key, page]);
 
   /** Runs one page request at a time; `apply` gets the answer and the window it was asked for. */
   const run = useCallback(

@@ -350,4 +350,26 @@ describe('the dashboard', () => {
     } else expect(await cost.getAttribute('title')).toBe('The server did not price this usage');
     await page.close();
   });
+
+  it('deep search streams raw-log hits with marks, and opening one marks the turn holding the term', async () => {
+    const page = await openDashboard();
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('zeppelin');
+    await page.getByRole('button', { name: 'Search the raw logs' }).click();
+    const deep = page.getByRole('region', { name: 'Deep search' });
+    const hits = deep.getByRole('list', { name: 'Deep search hits' }).getByRole('button');
+    await hits.first().waitFor({ timeout: within(3000) });
+    expect(await hits.first().locator('mark').first().textContent()).toBe('zeppelin');
+    await deep
+      .getByRole('status')
+      .filter({ hasText: /1 hits in 1 sessions/ })
+      .waitFor({ timeout: within(5000) });
+    expect(await hits.first().textContent()).toContain('A very long session');
+    await hits.first().click();
+    const current = page.getByRole('region', { name: 'Transcript' }).locator('[aria-current="true"]');
+    await current.waitFor({ timeout: 5000 });
+    expect(await current.textContent()).toContain('zeppelin hangar');
+    await deep.getByRole('button', { name: 'Close deep search' }).click();
+    await page.getByRole('list', { name: 'Sessions' }).waitFor();
+    await page.close();
+  });
 });
