@@ -35,9 +35,8 @@ export function PaneSplitter({ width, onWidth }: { width: number; onWidth: (n: n
     remember(w);
   };
   return (
-    <div
+    <hr
       class="splitter"
-      role="separator"
       aria-orientation="vertical"
       aria-label="Resize the session list"
       aria-valuenow={width}

@@ -68,21 +68,21 @@ export function UsageChart({ theme, width }: { theme: string; width: number }) {
     <section class="usage" aria-label="Usage, last 30 days">
       <div class="usage-head">
         <h2>Usage, last 30 days{body !== null ? ` · ${summary}` : ''}</h2>
-        <div class="segmented" role="radiogroup" aria-label="Chart measure">
+        <fieldset class="segmented">
+          <legend class="visually-hidden">Chart measure</legend>
           {(['tokens', 'cost'] as const).map((m) => (
-            <button
-              key={m}
-              type="button"
-              role="radio"
-              aria-checked={measure === m}
-              disabled={m === 'cost' && !priced}
-              title={m === 'cost' && !priced ? 'The server did not price this usage' : undefined}
-              onClick={() => setMeasure(m)}
-            >
+            <label key={m} title={m === 'cost' && !priced ? 'The server did not price this usage' : undefined}>
+              <input
+                type="radio"
+                name="usage-measure"
+                checked={measure === m}
+                disabled={m === 'cost' && !priced}
+                onChange={() => setMeasure(m)}
+              />
               {m === 'tokens' ? 'Tokens' : 'Cost'}
-            </button>
+            </label>
           ))}
-        </div>
+        </fieldset>
       </div>
       {error !== null ? <p class="muted">Usage unavailable: {error}</p> : null}
       <div
