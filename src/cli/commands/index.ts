@@ -10,6 +10,7 @@ import { searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
 import { usageCommand } from './usage.js';
 import { mcpCommand } from './mcp.js';
+import { hubCommand } from './hub.js';
 
 export const commands: readonly Command[] = [
   scanCommand,
@@ -22,4 +23,5 @@ export const commands: readonly Command[] = [
   serveCommand,
   usageCommand,
   mcpCommand,
+  hubCommand,
 ];

@@ -1,0 +1,82 @@
+// The unlabelled detector: long runs of key-alphabet characters that look random (Shannon entropy
+// per character, mixed case and digits), minus the shapes that are not secrets (data URIs, URLs).
+import type { Finding } from './classes.js';
+
+/** A run shorter than this is never called a secret (livingbrain-redact: 32). */
+export const minEntropyRun = 32;
+/** Bits per character a run needs (livingbrain-redact: 4.0). */
+export const minEntropyBits = 4.0;
+const urlWalkBack = 256;
+
+// [A-Za-z0-9+/_]: base64, base64url's underscore, and the slash of standard base64.
+function isRunChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47 || c === 95;
+}
+
+// [A-Za-z0-9_\-/.:]: what a URL's host and path are made of, walked back over from a run.
+function isUrlChar(c: number): boolean {
+  return isRunChar(c) || c === 45 || c === 46 || c === 58;
+}
+
+/** Shannon entropy of `text[start, end)` in bits per character (every character here is ASCII). */
+export function shannonBits(text: string, start: number, end: number): number {
+  const counts = new Uint32Array(128);
+  for (let i = start; i < end; i++) counts[text.charCodeAt(i) & 127]!++;
+  const n = end - start;
+  let bits = 0;
+  for (const c of counts) {
+    if (c === 0) continue;
+    const p = c / n;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+function mixedClasses(text: string, start: number, end: number): boolean {
+  let upper = false;
+  let lower = false;
+  let digit = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) upper = true;
+    else if (c >= 97 && c <= 122) lower = true;
+    else if (c >= 48 && c <= 57) digit = true;
+    if (upper && lower && digit) return true;
+  }
+  return false;
+}
+
+function insideUrl(text: string, start: number): boolean {
+  let i = start;
+  const stop = Math.max(0, start - urlWalkBack);
+  while (i > stop && isUrlChar(text.charCodeAt(i - 1))) i--;
+  const before = text.slice(i, start);
+  return before.includes('.') || before.includes('://');
+}
+
+/**
+ * Every run of at least 32 key-alphabet characters with upper case, lower case, digits and at least
+ * 4 bits of entropy per character, that is not a data URI's payload and does not sit in a URL.
+ * One linear pass: each character is visited a bounded number of times.
+ */
+export function findHighEntropy(text: string): Finding[] {
+  const out: Finding[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isRunChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && isRunChar(text.charCodeAt(i))) i++;
+    const end = i;
+    if (end - start < minEntropyRun) continue;
+    if (!mixedClasses(text, start, end)) continue;
+    if (text.endsWith(';base64,', start)) continue;
+    if (insideUrl(text, start)) continue;
+    if (shannonBits(text, start, end) < minEntropyBits) continue;
+    out.push({ cls: 'high_entropy', start, end });
+  }
+  return out;
+}
