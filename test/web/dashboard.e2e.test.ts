@@ -337,6 +337,9 @@ describe('the dashboard', () => {
     await page.getByRole('separator', { name: 'Resize the session list' }).focus();
     await page.keyboard.press('Home');
     expect(await page.getByRole('separator', { name: 'Resize the session list' }).getAttribute('aria-valuenow')).toBe('240');
+    // A double click puts the width back (the tests share one browser profile).
+    await page.getByRole('separator', { name: 'Resize the session list' }).dblclick();
+    expect(await page.getByRole('separator', { name: 'Resize the session list' }).getAttribute('aria-valuenow')).toBe('360');
 
     const usage = page.getByRole('region', { name: 'Usage, last 30 days' });
     const measure = usage.getByRole('group', { name: 'Chart measure' });
