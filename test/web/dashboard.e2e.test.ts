@@ -372,6 +372,8 @@ describe('the dashboard', () => {
     await current.waitFor({ timeout: 5000 });
     expect(await current.textContent()).toContain('zeppelin hangar');
     await deep.getByRole('button', { name: 'Close deep search' }).click();
+    await deep.waitFor({ state: 'detached' });
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('');
     await page.getByRole('list', { name: 'Sessions' }).waitFor();
     await page.close();
   });
