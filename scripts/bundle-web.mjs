@@ -1,15 +1,14 @@
-// Builds the dashboard (src/web/main.tsx and its CSS) into dist/web/: content-hashed assets and an
-// index.html that loads them by URL, with no inline script or style, so the server's CSP can forbid both.
+// Builds the web pages with esbuild:
+// - dist/web: the dashboard (src/web/main.tsx), content-hashed assets and an index.html that loads
+//   them by URL, with no inline script or style, so serve's CSP can forbid both;
+// - dist/web-hub: the hub's web app (src/web/hub/main.tsx), laid out the same way;
+// - dist/web-export: export.js and export.css, which `show --html` and the dashboard's export inline
+//   into one self-contained file (src/server/export-html.ts).
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-const out = 'dist/web';
-rmSync(out, { recursive: true, force: true });
-mkdirSync(out, { recursive: true });
-
-const result = await build({
-  entryPoints: { app: 'src/web/main.tsx', style: 'src/web/styles.css' },
+const common = {
   bundle: true,
   format: 'esm',
   target: ['chrome110', 'firefox115', 'safari16'],
@@ -18,33 +17,46 @@ const result = await build({
   minify: process.env.WEB_MINIFY !== '0',
   sourcemap: false,
   legalComments: 'none',
-  entryNames: '[name]-[hash]',
-  outdir: out,
   metafile: true,
   logLevel: 'warning',
-});
+};
 
-const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
-const script = outputs.find((f) => f.startsWith('app-') && f.endsWith('.js'));
-const styles = outputs.filter((f) => f.endsWith('.css'));
-if (script === undefined) throw new Error('bundle-web: esbuild wrote no app script');
+function fresh(out) {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+}
 
-const html = `<!doctype html>
+/** A page served from its own folder: hashed assets and an index.html naming them. */
+async function page(out, entryPoints, title) {
+  fresh(out);
+  const result = await build({ ...common, entryPoints, entryNames: '[name]-[hash]', outdir: out });
+  const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
+  const script = outputs.find((f) => f.startsWith('app-') && f.endsWith('.js'));
+  const styles = outputs.filter((f) => f.endsWith('.css'));
+  if (script === undefined) throw new Error(`bundle-web: esbuild wrote no app script into ${out}`);
+  const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>agentlog</title>
+<title>${title}</title>
 ${styles.map((f) => `<link rel="stylesheet" href="/${f}">`).join('\n')}
 <script type="module" src="/${script}"></script>
 </head>
 <body>
-<noscript>agentlog's dashboard needs JavaScript.</noscript>
+<noscript>${title} needs JavaScript.</noscript>
 <div id="app"></div>
 </body>
 </html>
 `;
-writeFileSync(join(out, 'index.html'), html);
-// The server lists dist/web to know what it may serve; keep nothing else there.
-for (const f of readdirSync(out)) if (!f.endsWith('.js') && !f.endsWith('.css') && f !== 'index.html') rmSync(join(out, f));
+  writeFileSync(join(out, 'index.html'), html);
+  // The servers list their folder to know what they may serve; keep nothing else there.
+  for (const f of readdirSync(out)) if (!f.endsWith('.js') && !f.endsWith('.css') && f !== 'index.html') rmSync(join(out, f));
+}
+
+await page('dist/web', { app: 'src/web/main.tsx', style: 'src/web/styles.css' }, 'agentlog');
+if (existsSync('src/web/hub/main.tsx')) await page('dist/web-hub', { app: 'src/web/hub/main.tsx' }, 'agentlog hub');
+
+fresh('dist/web-export');
+await build({ ...common, entryPoints: { export: 'src/web/export/main.tsx' }, entryNames: '[name]', outdir: 'dist/web-export' });

@@ -2,12 +2,12 @@
 // Type-only imports: the dashboard bundle can import this file without pulling in Node code.
 import type { Entry } from '../custody/entry.js';
 import type { RecordRoot } from '../custody/locate.js';
-import type { AgentId, SessionRecord, Totals } from '../record/types.js';
+import type { AgentId, SessionRecord, Totals, Turn } from '../record/types.js';
 import type { SearchBody } from '../search/response.js';
 import type { Locator } from '../record/message-index.js';
 
 export type { SearchBody, SearchHit, SessionGroup, Coverage } from '../search/response.js';
-export type { Entry, Locator, SessionRecord, Totals, AgentId, RecordRoot };
+export type { Entry, Locator, SessionRecord, Totals, Turn, AgentId, RecordRoot };
 
 /** Every error answer: the HTTP status says the class, `code` the case (e.g. `busy`, `SessionNotFound`). */
 export interface ErrorBody {
@@ -107,6 +107,25 @@ export interface SessionDetailBody {
   growing: boolean;
   /** Present when `locate=` was given. */
   locate?: LocateResult;
+}
+
+/**
+ * GET /api/session/{agent}/{id}/turns?limit=&before=&from=&around=&match=: a window of the record's
+ * turns (full detail), newest window by default; `match` ({role, ts_ms, text} of a search hit)
+ * centres the window on that turn.
+ */
+export interface TurnsBody {
+  ok: true;
+  /** The record's header: everything but its turns (`turns` is empty here). */
+  record: SessionRecord;
+  /** Turns in the whole record. */
+  total: number;
+  /** The window is turns [start, end) of the record. */
+  start: number;
+  end: number;
+  turns: Turn[];
+  /** With `match`: the matching turn as [top, call, turn, call, turn, …], or null when none matched. */
+  focus: number[] | null;
 }
 
 /** GET /api/session/{agent}/{id}/record?detail=full|messages|summary: exactly what `show --json` prints. */

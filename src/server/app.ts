@@ -1,13 +1,14 @@
 // The HTTP app of `agentlog serve` (issue 11): security middleware, the JSON routes, events,
 // searches, and the dashboard's files. No environment is read here: paths, clock, token and the
 // store handles come in as options, so tests drive it through `app.request()` as the server does.
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { stream } from 'hono/streaming';
 import { finaliseRecord } from '../record/finalise.js';
 import { makeHomeElider } from '../record/home-elide.js';
 import { writeRecord } from '../record/serialise.js';
-import { renameSession } from '../names/session-names.js';
+import { renameSession, sessionName } from '../names/session-names.js';
 import { search } from '../search/query.js';
 import type { HealthBody, RenameBody } from './api-types.js';
 import { deepSearch } from './deep-search.js';
@@ -22,12 +23,15 @@ import {
   recordQuery,
   sessionParams,
   sessionsQuery,
+  turnsQuery,
   usageQuery,
 } from './params.js';
+import { exportHtml, loadExportAssets } from './export-html.js';
 import { reportZip } from './report-zip.js';
 import { allowedHosts, hostCheck, loginLink, originCheck, requireToken, securityHeaders } from './security.js';
 import { readDetail } from './session-detail.js';
 import { sessionEvents } from './session-events.js';
+import { RecordCache, readTurns } from './session-turns.js';
 import { serveStatic } from './static-files.js';
 import type { ServerStore } from './store.js';
 import { usageByDay } from './usage.js';
@@ -51,6 +55,7 @@ export function createApp(opts: AppOptions): Hono {
   const { store } = opts;
   const app = new Hono();
   const hosts = allowedHosts(opts.host, opts.port);
+  const records = new RecordCache(makeHomeElider(opts.userHome), store.now);
   app.onError(errorBoundary((line) => store.log.write(line)));
   app.notFound((c) => c.json(errorBody('not_found', 'no such route'), 404));
   app.use('*', securityHeaders());
@@ -173,6 +178,22 @@ export function createApp(opts: AppOptions): Hono {
     });
   });
 
+  app.get('/api/session/:agent/:id/turns', async (c) => {
+    const { agent, id } = sessionParams(c.req.param('agent'), c.req.param('id'));
+    const q = check(turnsQuery, c.req.query());
+    const loc = await store.sources.locate(agent, id);
+    const { limit, before, from, around, match } = q;
+    return c.json(
+      await readTurns(records, loc, {
+        limit,
+        ...(before !== undefined ? { before } : {}),
+        ...(from !== undefined ? { from } : {}),
+        ...(around !== undefined ? { around } : {}),
+        ...(match !== undefined ? { match } : {}),
+      }),
+    );
+  });
+
   app.get('/api/session/:agent/:id/events', async (c) => {
     const { agent, id } = sessionParams(c.req.param('agent'), c.req.param('id'));
     return sessionEvents(c, store.sources, agent, id, { pollMs: opts.eventsPollMs ?? 250 });
@@ -201,6 +222,21 @@ export function createApp(opts: AppOptions): Hono {
     c.header('Content-Type', 'application/zip');
     c.header('Content-Disposition', `attachment; filename="${zip.name}"`);
     return c.body(zip.body);
+  });
+
+  app.get('/api/session/:agent/:id/export.html', async (c) => {
+    const { agent, id } = sessionParams(c.req.param('agent'), c.req.param('id'));
+    if (opts.webRoot === null) throw new HttpError(503, 'export_unbuilt', 'the HTML export is not built: run npm run build');
+    const loc = await store.sources.locate(agent, id);
+    const [record, assets, name] = await Promise.all([
+      records.record(loc),
+      // The export bundle is built beside the dashboard's (dist/web-export next to dist/web).
+      loadExportAssets(join(opts.webRoot, '..', 'web-export')),
+      loc.session().then((s) => sessionName(store.stateRoot, agent, id, s.path)),
+    ]);
+    c.header('Content-Type', 'text/html; charset=utf-8');
+    c.header('Content-Disposition', `attachment; filename="${agent}-${id}.html"`);
+    return c.body(exportHtml(record, name, assets));
   });
 
   app.get('/api/usage', async (c) => {

@@ -48,6 +48,34 @@ export const detailQuery = z.object({
     .optional(),
 });
 
+const hitTarget = z.object({ role: z.string().max(32), ts_ms: z.number().finite(), text: z.string().max(4096) }).strict();
+
+export const turnsQuery = z.object({
+  limit: int(1, 5000).default(80),
+  before: int(0, 1_000_000_000).optional(),
+  from: int(0, 1_000_000_000).optional(),
+  around: int(0, 1_000_000_000).optional(),
+  match: z
+    .string()
+    .max(8 * 1024)
+    .transform((v, ctx) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(v);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'JSON {role, ts_ms, text}' });
+        return z.NEVER;
+      }
+      const parsed = hitTarget.safeParse(raw);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: 'JSON {role, ts_ms, text}' });
+        return z.NEVER;
+      }
+      return parsed.data;
+    })
+    .optional(),
+});
+
 export const recordQuery = z.object({ detail: z.enum(detailLevels).default('full') });
 
 export const messageSearchQuery = z.object({

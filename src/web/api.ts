@@ -8,6 +8,7 @@ import type {
   RenameBody,
   SessionDetailBody,
   SessionsBody,
+  TurnsBody,
   UsageBody,
 } from '../server/api-types.js';
 import type { Locator } from '../record/message-index.js';
@@ -61,6 +62,21 @@ export function listSessions(params: { cursor: string | null; limit: number }, s
 
 export function fetchRecord(agent: string, id: string, signal?: AbortSignal): Promise<RecordBody> {
   return getJson<RecordBody>(`${sessionPath(agent, id)}/record?detail=full`, { signal });
+}
+
+export interface TurnsParams {
+  limit?: number;
+  before?: number;
+  from?: number;
+  around?: number;
+  match?: { role: string; ts_ms: number; text: string };
+}
+
+/** A window of the record's turns (GET …/turns): the newest by default. */
+export function fetchTurns(agent: string, id: string, params: TurnsParams, signal?: AbortSignal): Promise<TurnsBody> {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  return getJson<TurnsBody>(`${sessionPath(agent, id)}/turns?${q}`, { signal });
 }
 
 /** Resolves a search hit's locator against the transcript (the page itself is not needed here). */

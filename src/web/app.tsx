@@ -3,10 +3,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MessageSearchBody, SearchHit } from '../server/api-types.js';
 import { messageSearch } from './api.js';
+import { DeepSearch, type DeepTarget } from './deep-search.js';
 import { keyAction, keyTable } from './keymap.js';
 import { buildRows, type Filters, type ListRow, noFilters, projectName, sessionKey } from './list-model.js';
 import { type LaneState, MessageLane } from './message-lane.js';
 import { Modal } from './modal.js';
+import { PaneSplitter, storedListWidth } from './pane-splitter.js';
 import { Palette } from './palette.js';
 import { hasUnseen } from './seen-store.js';
 import { SessionList } from './session-list.js';
@@ -19,6 +21,7 @@ interface Opened {
   agent: string;
   id: string;
   hit: SearchHit | null;
+  deep?: DeepTarget;
 }
 
 function openedFromHash(): Opened | null {
@@ -43,6 +46,8 @@ export function App() {
   const [help, setHelp] = useState(false);
   const [theme, setTheme] = useState<Theme>(effectiveTheme);
   const [now, setNow] = useState(Date.now());
+  const [listWidth, setListWidth] = useState(storedListWidth);
+  const [deep, setDeep] = useState<string | null>(null);
   const search = useRef<HTMLInputElement>(null);
   const control = useRef<TranscriptControl | null>(null);
   const supersededRef = useRef(includeSuperseded);
@@ -76,8 +81,8 @@ export function App() {
     return () => removeEventListener('hashchange', onHash);
   }, []);
 
-  const open = useCallback((session: { agent: string; session_id: string }, hit: SearchHit | null) => {
-    setOpened({ agent: session.agent, id: session.session_id, hit });
+  const open = useCallback((session: { agent: string; session_id: string }, hit: SearchHit | null, deepTarget?: DeepTarget) => {
+    setOpened({ agent: session.agent, id: session.session_id, hit, ...(deepTarget !== undefined ? { deep: deepTarget } : {}) });
     const hash = `#/s/${encodeURIComponent(session.agent)}/${encodeURIComponent(session.session_id)}`;
     if (location.hash !== hash) history.pushState(null, '', hash);
   }, []);
@@ -225,7 +230,7 @@ export function App() {
       <div class="banner" role="status">
         {list.error ?? ''}
       </div>
-      <div class={`panes${opened !== null ? ' open' : ''}`}>
+      <div class={`panes${opened !== null ? ' open' : ''}`} style={{ '--list-width': `${listWidth}px` }}>
         <div class="list-pane">
           <div class="list-head">
             <h2>
@@ -251,8 +256,15 @@ export function App() {
               </label>
             ) : null}
             {lane.status === 'loading' ? <span class="searching">searching…</span> : null}
+            {searching && filters.query.trim().length >= 2 && deep === null ? (
+              <button type="button" class="link-button" onClick={() => setDeep(filters.query.trim())}>
+                Search the raw logs
+              </button>
+            ) : null}
           </div>
-          {list.loading ? (
+          {deep !== null ? (
+            <DeepSearch query={deep} sessions={list.sessions} onOpen={(h, target) => open(h, null, target)} onClose={() => setDeep(null)} />
+          ) : list.loading ? (
             <div aria-hidden="true">
               {[0, 1, 2, 3, 4, 5].map((i) => (
                 <div key={i} class="skeleton" />
@@ -274,8 +286,9 @@ export function App() {
               onOpen={(row, hit) => open(row.session, hit)}
             />
           )}
-          <UsageChart theme={theme} />
+          <UsageChart theme={theme} width={listWidth} />
         </div>
+        <PaneSplitter width={listWidth} onWidth={setListWidth} />
         {opened !== null ? (
           <Transcript
             key={`${openedKey}`}
@@ -283,6 +296,7 @@ export function App() {
             id={opened.id}
             summary={openedSummary}
             hit={opened.hit}
+            deep={opened.deep ?? null}
             control={control}
             onBack={back}
             onRenamed={(name) => updateSessions((all) => all.map((s) => (sessionKey(s) === openedKey ? { ...s, name } : s)))}

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { highlightSegments } from './highlight-segments.js';
 import { keyAction } from './keymap.js';
 import { safeHref } from './safe-url.js';
+import { rangePieces } from './deep-search.js';
+import { dollars, hasCost, usageSeries } from './usage-series.js';
 import { visibleText } from './visible-text.js';
 
 const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -96,5 +98,72 @@ describe('keyAction', () => {
     expect(press('j', { ctrlKey: true })).toBeNull();
     expect(press('k', { ctrlKey: true, inField: true })).toBe('palette');
     expect(press('Escape', { inField: true })).toBe('escape');
+  });
+});
+
+describe('usage chart series', () => {
+  const row = (day: string, agent: 'claude_code' | 'codex', total: number, cost = 0) => ({
+    day,
+    agent,
+    sessions: 1,
+    input_tokens: total,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    cache_creation_tokens: 0,
+    reasoning_tokens: 0,
+    total_tokens: total,
+    cost_usd: cost,
+    unpriced_models: cost === 0 ? ['a-model-without-a-price'] : [],
+  });
+  it('lays tokens or estimated cost per agent over every day of the range, zero where nothing ran', () => {
+    const body = {
+      ok: true as const,
+      days: 3,
+      time_zone: 'UTC',
+      from: '2026-11-01',
+      to: '2026-11-03',
+      rows: [row('2026-11-01', 'codex', 10, 0.5), row('2026-11-03', 'claude_code', 30, 1.25), row('2026-11-03', 'codex', 5)],
+    };
+    expect(usageSeries(body)).toEqual({
+      days: ['2026-11-01', '2026-11-02', '2026-11-03'],
+      agents: ['claude_code', 'codex'],
+      data: [
+        [0, 0, 30],
+        [10, 0, 5],
+      ],
+    });
+    expect(usageSeries(body, 'cost').data).toEqual([
+      [0, 0, 1.25],
+      [0.5, 0, 0],
+    ]);
+    expect(hasCost(body)).toBe(true);
+    expect(hasCost({ ...body, rows: [row('2026-11-01', 'codex', 1)] })).toBe(false);
+    expect([dollars(0), dollars(0.0042), dollars(12.345), dollars(2500)]).toEqual(['$0.00', '$0.0042', '$12.35', '$2.5k']);
+  });
+});
+
+describe('deep search snippets', () => {
+  it('cuts the snippet at the UTF-16 ranges, in order, overlaps merged forward', () => {
+    expect(
+      rangePieces('a zeppelin and a hangar', [
+        [17, 23],
+        [2, 10],
+      ]),
+    ).toEqual([
+      ['a ', false],
+      ['zeppelin', true],
+      [' and a ', false],
+      ['hangar', true],
+    ]);
+    expect(
+      rangePieces('abc', [
+        [0, 2],
+        [1, 3],
+      ]),
+    ).toEqual([
+      ['ab', true],
+      ['c', true],
+    ]);
+    expect(rangePieces('abc', [])).toEqual([['abc', false]]);
   });
 });

@@ -11,6 +11,7 @@ export interface TurnPath {
 }
 
 export interface HitTarget {
+  /** The turn's role; "" matches any (a deep search hit knows only a line of the file). */
   role: string;
   ts_ms: number;
   /** Plain text the message is known to contain (the snippet). */
@@ -36,11 +37,11 @@ interface Candidate {
 function walk(turns: readonly Turn[], prefix: TurnPath | null, target: HitTarget, needle: string, out: Candidate[]): void {
   turns.forEach((turn, i) => {
     const path: TurnPath = prefix === null ? { top: i, steps: [] } : { top: prefix.top, steps: [...prefix.steps, { call: -1, turn: i }] };
-    if (turn.role === target.role) {
+    if (target.role === '' || turn.role === target.role) {
       const at = turn.at === null ? Number.NaN : Date.parse(turn.at);
       out.push({
         path,
-        contains: needle !== '' && norm(turn.text).includes(needle),
+        contains: needle !== '' && norm(turn.text).toLowerCase().includes(needle),
         distance: Number.isNaN(at) ? Number.POSITIVE_INFINITY : Math.abs(at - target.ts_ms),
       });
     }
@@ -62,11 +63,13 @@ function walk(turns: readonly Turn[], prefix: TurnPath | null, target: HitTarget
 /** The best matching turn, or null when no turn has the hit's role. */
 export function findHitTurn(turns: readonly Turn[], target: HitTarget): TurnPath | null {
   const candidates: Candidate[] = [];
-  walk(turns, null, target, probe(target.text), candidates);
+  walk(turns, null, target, probe(target.text).toLowerCase(), candidates);
   let best: Candidate | null = null;
   for (const c of candidates) {
     if (best === null || (c.contains && !best.contains) || (c.contains === best.contains && c.distance < best.distance)) best = c;
   }
+  // A hit that knows no role or time has only its text to go by: no turn holding it, no match.
+  if (best !== null && target.role === '' && !best.contains) return null;
   return best?.path ?? null;
 }
 

@@ -5,28 +5,14 @@ import 'uplot/dist/uPlot.min.css';
 import type { UsageBody } from '../server/api-types.js';
 import { usage } from './api.js';
 import { compactCount } from './format.js';
+import { dollars, hasCost, type UsageMeasure, usageSeries } from './usage-series.js';
 
 const hues: Record<string, number> = { claude_code: 25, codex: 160, kimi: 280, pi: 200, intendant: 330, gemini: 220, opencode: 95 };
 
-/** The chart's columns: one x per day from `from` to `to`, one series of total tokens per agent. */
-export function usageSeries(body: UsageBody): { days: string[]; agents: string[]; data: number[][] } {
-  const days: string[] = [];
-  for (let t = Date.parse(`${body.from}T00:00:00Z`); t <= Date.parse(`${body.to}T00:00:00Z`); t += 86_400_000)
-    days.push(new Date(t).toISOString().slice(0, 10));
-  const agents = [...new Set(body.rows.map((r) => r.agent))].sort();
-  const index = new Map(days.map((d, i) => [d, i]));
-  const data = agents.map(() => days.map(() => 0));
-  for (const r of body.rows) {
-    const i = index.get(r.day);
-    const a = agents.indexOf(r.agent);
-    if (i !== undefined && a !== -1) (data[a] as number[])[i] = r.total_tokens;
-  }
-  return { days, agents, data };
-}
-
-/** `theme` only re-draws the chart in the new colours (uPlot paints on a canvas, not with CSS). */
-export function UsageChart({ theme }: { theme: string }) {
+/** `width` re-draws the chart when the list pane is resized. */
+export function UsageChart({ theme, width }: { theme: string; width: number }) {
   const box = useRef<HTMLDivElement>(null);
+  const [measure, setMeasure] = useState<UsageMeasure>('tokens');
   const [body, setBody] = useState<UsageBody | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -39,7 +25,8 @@ export function UsageChart({ theme }: { theme: string }) {
   useEffect(() => {
     const el = box.current;
     if (el === null || body === null) return;
-    const { days, agents, data } = usageSeries(body);
+    const { days, agents, data } = usageSeries(body, measure);
+    const fmt = measure === 'cost' ? dollars : compactCount;
     const xs = days.map((d) => Date.parse(`${d}T12:00:00Z`) / 1000);
     const style = getComputedStyle(document.documentElement);
     const axis = {
@@ -55,7 +42,7 @@ export function UsageChart({ theme }: { theme: string }) {
         legend: { show: agents.length > 0, live: false },
         cursor: { y: false },
         scales: { x: { time: true } },
-        axes: [axis, { ...axis, size: 40, values: (_u, vals) => vals.map((v) => compactCount(v)) }],
+        axes: [axis, { ...axis, size: 40, values: (_u, vals) => vals.map((v) => fmt(v)) }],
         series: [
           {},
           ...agents.map((a) => ({
@@ -63,7 +50,7 @@ export function UsageChart({ theme }: { theme: string }) {
             stroke: `hsl(${hues[a] ?? 0} 55% 50%)`,
             fill: `hsl(${hues[a] ?? 0} 55% 50% / 0.12)`,
             width: 1.5,
-            value: (_u: uPlot, v: number | null) => (v === null ? '' : compactCount(v)),
+            value: (_u: uPlot, v: number | null) => (v === null ? '' : fmt(v)),
           })),
         ],
       },
@@ -71,19 +58,42 @@ export function UsageChart({ theme }: { theme: string }) {
       el,
     );
     return () => plot.destroy();
-  }, [body, theme]);
+  }, [body, theme, width, measure]);
   const total = body?.rows.reduce((n, r) => n + r.total_tokens, 0) ?? 0;
+  const priced = body !== null && hasCost(body);
+  const cost = body?.rows.reduce((n, r) => n + (r.cost_usd ?? 0), 0) ?? 0;
+  const unpriced = body?.rows.some((r) => r.cost_usd === null) ?? false;
+  const summary = `${compactCount(total)} tokens${priced ? ` · ${unpriced ? '≥ ' : ''}${dollars(cost)} estimated` : ''}`;
   return (
     <section class="usage" aria-label="Usage, last 30 days">
-      <h2>Usage, last 30 days{body !== null ? ` · ${compactCount(total)} tokens` : ''}</h2>
+      <div class="usage-head">
+        <h2>Usage, last 30 days{body !== null ? ` · ${summary}` : ''}</h2>
+        <fieldset class="segmented">
+          <legend class="visually-hidden">Chart measure</legend>
+          {(['tokens', 'cost'] as const).map((m) => (
+            <label key={m} title={m === 'cost' && !priced ? 'The server did not price this usage' : undefined}>
+              <input
+                type="radio"
+                name="usage-measure"
+                checked={measure === m}
+                disabled={m === 'cost' && !priced}
+                onChange={() => setMeasure(m)}
+              />
+              {m === 'tokens' ? 'Tokens' : 'Cost'}
+            </label>
+          ))}
+        </fieldset>
+      </div>
       {error !== null ? <p class="muted">Usage unavailable: {error}</p> : null}
       <div
         ref={box}
         role="img"
         aria-label={
           body === null
-            ? 'Tokens per day by agent (loading)'
-            : `Tokens per day by agent: ${compactCount(total)} tokens in ${body.days} days`
+            ? 'Usage per day by agent (loading)'
+            : measure === 'cost'
+              ? `Estimated cost per day by agent: ${dollars(cost)} in ${body.days} days`
+              : `Tokens per day by agent: ${compactCount(total)} tokens in ${body.days} days`
         }
       />
     </section>

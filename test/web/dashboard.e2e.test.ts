@@ -4,7 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendLive, writeHome } from './fixtures.js';
+import { pathToFileURL } from 'node:url';
+import { runCli } from '../support/cli.js';
+import { appendLive, ids, writeHome } from './fixtures.js';
 import { type Harness, outputDir, startHarness } from './serve-harness.js';
 
 // The page's budgets (1 s to a hit, 2 s to a live line) are measured by the bench on a quiet machine;
@@ -156,21 +158,35 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('a long transcript opens on its last entries and pages upward with the API', async () => {
+  it('a long transcript (801 turns) opens as a transcript on its last turns and pages both ways through the server', async () => {
     const page = await openDashboard();
     await openSession(page, 'A very long session');
     const transcript = page.getByRole('region', { name: 'Transcript' });
-    await transcript.getByText('question 400').waitFor({ timeout: 5000 });
-    const entries = transcript.locator('article');
-    expect(await entries.count()).toBe(80);
-    await transcript.getByRole('button', { name: /Show older entries/ }).click();
+    await transcript.getByText('question 400').waitFor({ timeout: 10_000 });
+    const turns = transcript.locator('article');
+    expect(await turns.count()).toBe(80);
+    // Drawn as turns (the agent's text as Markdown), not as raw entries.
+    expect(await transcript.getByRole('article', { name: 'Assistant' }).count()).toBe(40);
+    await transcript.getByRole('button', { name: /Show 80 older turns/ }).click();
     await transcript.getByText('question 360').waitFor({ timeout: 5000 });
     // Whole pages only (scrolling near the top may already have asked for the next one).
-    const after = await entries.count();
+    const after = await turns.count();
     expect(after).toBeGreaterThanOrEqual(160);
     expect(after % 80).toBe(0);
-    await transcript.getByRole('button', { name: /Draw the full transcript/ }).click();
-    await transcript.getByText('answer 400').waitFor({ timeout: 10_000 });
+    // A hit far up opens a window centred on it, with the newer turns a button (or a scroll) away.
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('zeppelin');
+    const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'zeppelin' }).first();
+    await mark.waitFor({ timeout: within(1000) });
+    await mark.click();
+    const current = transcript.locator('[aria-current="true"]');
+    await current.waitFor({ timeout: 5000 });
+    expect(await current.textContent()).toContain('zeppelin hangar');
+    expect(await transcript.getByText('question 400').count()).toBe(0);
+    await transcript
+      .getByRole('button', { name: /newer turns/ })
+      .first()
+      .click();
+    await transcript.getByText('question 70', { exact: true }).waitFor({ timeout: 5000 });
     await page.close();
   });
 
@@ -231,6 +247,134 @@ describe('the dashboard', () => {
     await shot(page, 'hostile-light');
     expect(h.dialogs).toEqual([]);
     expect(h.foreignRequests).toEqual([]);
+    await page.close();
+  });
+
+  it('"Export as HTML" downloads one self-contained file, inert and offline, that show --html prints byte for byte', async () => {
+    const page = await openDashboard();
+    await page
+      .getByRole('list', { name: 'Sessions' })
+      .getByRole('button', { name: /show me/ })
+      .click();
+    const transcript = page.getByRole('region', { name: 'Transcript' });
+    await transcript.getByText('hostile-end-marker').waitFor({ timeout: 10_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), transcript.getByRole('link', { name: 'Export as HTML' }).click()]);
+    const hostileFile = join(outputDir, 'export-hostile.html');
+    await download.saveAs(hostileFile);
+    await page.close();
+    const cli = await runCli(['show', ids.hostile, '--html'], h.home);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toBe(await readFile(hostileFile, 'utf8'));
+    const walrus = await runCli(['show', ids.walrus, '--html'], h.home);
+    expect(walrus.code).toBe(0);
+    const walrusFile = join(outputDir, 'export-walrus.html');
+    await writeFile(walrusFile, walrus.stdout);
+
+    // Opened from disk in a context of its own: nothing is fetched but the file itself.
+    const context = await h.browser.newContext({ viewport: { width: 1100, height: 800 }, timezoneId: 'UTC' });
+    const requests: string[] = [];
+    const dialogs: string[] = [];
+    context.on('request', (r) => requests.push(r.url()));
+    const file = await context.newPage();
+    file.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const hostileUrl = pathToFileURL(hostileFile).href;
+    await file.goto(hostileUrl);
+    const drawn = file.getByRole('region', { name: 'Transcript' });
+    await drawn.getByText('hostile-end-marker').waitFor({ timeout: 10_000 });
+    await file.evaluate(() => {
+      for (const d of Array.from(document.querySelectorAll('details'))) d.open = true;
+    });
+    const facts = await file.evaluate(() => ({
+      scripts: document.scripts.length,
+      images: document.images.length,
+      iframes: document.querySelectorAll('iframe').length,
+      badLinks: Array.from(document.querySelectorAll('a')).filter((a) => !/^(https?:|mailto:)/.test(a.getAttribute('href') ?? '')).length,
+      handlers: Array.from(document.querySelectorAll('*')).filter((el) => Array.from(el.attributes).some((a) => a.name.startsWith('on')))
+        .length,
+      pwned: (window as unknown as { __pwned?: number }).__pwned ?? 0,
+    }));
+    // The JSON data block and the inlined bundle are the file's only scripts.
+    expect(facts).toEqual({ scripts: 2, images: 0, iframes: 0, badLinks: 0, handlers: 0, pwned: 0 });
+    expect(await drawn.getByText('<script>alert(5)</script>').count()).toBeGreaterThan(0);
+    await file.goto(pathToFileURL(walrusFile).href);
+    const card = file.getByRole('region', { name: 'Transcript' }).getByRole('region', { name: 'Subagent Explore' });
+    await card.getByRole('button', { name: /Show steps/ }).click();
+    await card.getByText('subagent-inner-step').waitFor({ timeout: 5000 });
+    await file.screenshot({ path: join(outputDir, 'export-light.png') });
+    expect(dialogs).toEqual([]);
+    expect(requests).toEqual([hostileUrl, pathToFileURL(walrusFile).href]);
+    await context.close();
+  });
+
+  it('the list pane resizes from the keyboard (a separator with aria-valuenow) and keeps its width; the chart switches measure', async () => {
+    const page = await openDashboard();
+    const separator = page.getByRole('separator', { name: 'Resize the session list' });
+    const now = () => separator.getAttribute('aria-valuenow');
+    const listWidth = () => page.evaluate(() => document.querySelector('.list-pane')?.getBoundingClientRect().width ?? 0);
+    expect(await now()).toBe('360');
+    await separator.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await now()).toBe('392');
+    expect(await listWidth()).toBe(392);
+    await page.keyboard.press('End');
+    expect(await now()).toBe('720');
+    // With the pointer: dragged 200 px back.
+    const box = await separator.boundingBox();
+    if (box === null) throw new Error('the separator is not drawn');
+    await page.mouse.move(box.x + 2, box.y + 100);
+    await page.mouse.down();
+    await page.mouse.move(box.x - 198, box.y + 100, { steps: 4 });
+    await page.mouse.up();
+    expect(await now()).toBe('520');
+    await page.reload();
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('listitem').first().waitFor({ timeout: 10_000 });
+    expect(await page.getByRole('separator', { name: 'Resize the session list' }).getAttribute('aria-valuenow')).toBe('520');
+    expect(await listWidth()).toBe(520);
+    await page.getByRole('separator', { name: 'Resize the session list' }).focus();
+    await page.keyboard.press('Home');
+    expect(await page.getByRole('separator', { name: 'Resize the session list' }).getAttribute('aria-valuenow')).toBe('240');
+    // A double click puts the width back (the tests share one browser profile).
+    await page.getByRole('separator', { name: 'Resize the session list' }).dblclick();
+    expect(await page.getByRole('separator', { name: 'Resize the session list' }).getAttribute('aria-valuenow')).toBe('360');
+
+    const usage = page.getByRole('region', { name: 'Usage, last 30 days' });
+    const measure = usage.getByRole('group', { name: 'Chart measure' });
+    await usage.getByRole('img', { name: /^Tokens per day by agent: / }).waitFor({ timeout: 5000 });
+    expect(await measure.getByRole('radio', { name: 'Tokens' }).isChecked()).toBe(true);
+    const cost = measure.getByRole('radio', { name: 'Cost' });
+    // Cost is offered once the server prices the buckets (GET /api/usage rows with cost_usd).
+    if (await cost.isEnabled()) {
+      await cost.check();
+      await usage.getByRole('img', { name: /^Estimated cost per day by agent: \$/ }).waitFor();
+    } else expect(await measure.locator('label', { hasText: 'Cost' }).getAttribute('title')).toBe('The server did not price this usage');
+    await page.close();
+  });
+
+  it('deep search streams raw-log hits with marks, and opening one marks the turn holding the term', async () => {
+    const page = await openDashboard();
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('zeppelin');
+    await page.getByRole('button', { name: 'Search the raw logs' }).click();
+    const deep = page.getByRole('region', { name: 'Deep search' });
+    const hits = deep.getByRole('list', { name: 'Deep search hits' }).getByRole('button');
+    await hits.first().waitFor({ timeout: within(3000) });
+    expect(await hits.first().locator('mark').first().textContent()).toBe('zeppelin');
+    await deep
+      .getByRole('status')
+      .filter({ hasText: /1 hits in 1 sessions/ })
+      .waitFor({ timeout: within(5000) });
+    expect(await hits.first().textContent()).toContain('A very long session');
+    await hits.first().click();
+    const current = page.getByRole('region', { name: 'Transcript' }).locator('[aria-current="true"]');
+    await current.waitFor({ timeout: 5000 });
+    expect(await current.textContent()).toContain('zeppelin hangar');
+    await deep.getByRole('button', { name: 'Close deep search' }).click();
+    await deep.waitFor({ state: 'detached' });
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('');
+    await page.getByRole('list', { name: 'Sessions' }).waitFor();
     await page.close();
   });
 });

@@ -154,7 +154,7 @@ export async function writeHome(claudeHome: string, nowMs: number): Promise<{ li
   const long = new ClaudeSession(ids.long, '/work/long-repo', nowMs - 24 * 60 * 60_000);
   long.user('A very long session');
   for (let i = 1; i <= 400; i++) {
-    long.text(`answer ${i}`);
+    long.text(i === 20 ? 'answer 20 mentions the zeppelin hangar' : `answer ${i}`);
     long.user(`question ${i}`);
   }
   await write(mainPath(claudeHome, long), long.jsonl());

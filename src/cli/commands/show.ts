@@ -21,14 +21,17 @@ import { ansiStyle, plainStyle } from '../render/format.js';
 import { withTextSink } from '../../record/spill-scope.js';
 import { TextSpill } from '../../fs/text-spill.js';
 import { join } from 'node:path';
+import { exportAssetsDir } from '../web-assets.js';
+import { exportHtml, loadExportAssets } from '../../server/export-html.js';
 
 export const showCommand: Command = {
   name: 'show',
   summary: 'print one session: readable, --json (the record) or --markdown',
-  usage: 'show <file-or-session-id> [--detail full|messages|summary] [--json | --markdown]',
+  usage: 'show <file-or-session-id> [--detail full|messages|summary] [--json | --markdown | --html]',
   flags: [
     { name: 'detail', value: 'level', help: 'full (default), messages or summary' },
     { name: 'markdown', help: 'print the session as Markdown' },
+    { name: 'html', help: 'print the session as one self-contained HTML file (the dashboard export)' },
     { name: 'agent', value: 'agents', repeat: true, help: "look only in these agents' homes" },
     ...commonFlags,
   ],
@@ -38,12 +41,14 @@ export const showCommand: Command = {
       throw new UsageError('show takes one session: a file, a folder, an id or a unique id prefix');
     const detail = flagValue(args, 'detail') ?? 'full';
     if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
-    if (flag(args, 'json') && flag(args, 'markdown')) throw new UsageError('--json and --markdown cannot be combined');
+    if ([flag(args, 'json'), flag(args, 'markdown'), flag(args, 'html')].filter(Boolean).length > 1)
+      throw new UsageError('choose one of --json, --markdown and --html');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
     // Tool output (most of a session's bytes) waits in an unlinked file until it is printed, so memory
     // stays bounded on any session (issue 10: ≤ 300 MiB); where no such file can be made, it stays in memory.
-    const spill = detail === 'full' ? openSpill(join(ctx.stateRoot, 'tmp')) : null;
+    // The HTML export embeds the whole record, so it is built in memory.
+    const spill = detail === 'full' && !flag(args, 'html') ? openSpill(join(ctx.stateRoot, 'tmp')) : null;
     try {
       return await showParsed(spill, reader, session, detail, args, ctx);
     } finally {
@@ -108,7 +113,8 @@ async function showParsed(
   );
   if (overlayProblem !== null) ctx.stderr.write(`warning: ${overlayProblem}\n`);
   const name = await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path);
-  if (flag(args, 'markdown')) writeRecordMarkdown(record, name, write, restore);
+  if (flag(args, 'html')) write(exportHtml(record, name, await loadExportAssets(exportAssetsDir())));
+  else if (flag(args, 'markdown')) writeRecordMarkdown(record, name, write, restore);
   else writeRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name }, write, restore);
   return 0;
 }
