@@ -43,10 +43,12 @@ export function scrubClipEdges(text: string): { text: string; scrubbed: number }
     while (a < text.length && isFragmentChar(text.charCodeAt(a))) a++;
     const before = text.slice(b, start);
     const after = text.slice(end, a);
-    out += text.slice(at, b);
-    out += keyShaped(before) ? (scrubbed++, '[REDACTED:high_entropy]') : before;
-    out += m[0];
-    out += keyShaped(after) ? (scrubbed++, '[REDACTED:high_entropy]') : after;
+    const scrub = (fragment: string): string => {
+      if (!keyShaped(fragment)) return fragment;
+      scrubbed++;
+      return '[REDACTED:high_entropy]';
+    };
+    out += text.slice(at, b) + scrub(before) + m[0] + scrub(after);
     at = a;
   }
   return { text: out + text.slice(at), scrubbed };
