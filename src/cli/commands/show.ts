@@ -12,7 +12,8 @@ import { ScanError } from '../../scan/errors.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import { writeRecord } from '../../record/serialise.js';
-import { detailLevels, isDetail } from '../../record/types.js';
+import { type Detail, detailLevels, isDetail } from '../../record/types.js';
+import { showAsSent } from './show-as-sent.js';
 import { writeRecordText } from '../render/record-text.js';
 import { writeRecordMarkdown } from '../render/record-markdown.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
@@ -20,11 +21,12 @@ import { ansiStyle, plainStyle } from '../render/format.js';
 export const showCommand: Command = {
   name: 'show',
   summary: 'print one session: readable, --json (the record) or --markdown',
-  usage: 'show <file-or-session-id> [--detail full|messages|summary] [--json | --markdown]',
+  usage: 'show <file-or-session-id> [--detail full|messages|summary] [--json | --markdown | --as-sent]',
   flags: [
     { name: 'detail', value: 'level', help: 'full (default), messages or summary' },
     { name: 'markdown', help: 'print the session as Markdown' },
     { name: 'agent', value: 'agents', repeat: true, help: "look only in these agents' homes" },
+    { name: 'as-sent', help: 'the exact redacted, capped body (and note) sync would send for it' },
     ...commonFlags,
   ],
   async run(args, ctx) {
@@ -36,7 +38,9 @@ export const showCommand: Command = {
     if (flag(args, 'json') && flag(args, 'markdown')) throw new UsageError('--json and --markdown cannot be combined');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
-    const parsed = await reader.parse(session, { detail });
+    const asSent = flag(args, 'as-sent');
+    if (asSent && flag(args, 'markdown')) throw new UsageError('--as-sent and --markdown cannot be combined');
+    const parsed = await reader.parse(session, { detail: asSent ? 'full' : detail });
     const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
     for (const b of parsed.badLines) {
       // A reader that tallies its lines tells JSON that is not a record from text that is not JSON.
@@ -58,6 +62,15 @@ export const showCommand: Command = {
     for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
     // Found by id or by path, a file that holds no session is the same answer: the request names nothing to show.
     if (parsed.record === null) throw new ScanError('NotASession', `${session.path} holds no ${reader.displayName} session`);
+    if (asSent)
+      return showAsSent(
+        reader,
+        session,
+        { ...parsed, record: parsed.record },
+        flagValue(args, 'detail') as Detail | undefined,
+        flag(args, 'json'),
+        ctx,
+      );
     const record = finaliseRecord(parsed.record, { detail, elide: makeHomeElider(ctx.userHome) });
     const write = (text: string): void => ctx.stdout.write(text);
     if (flag(args, 'json')) {
