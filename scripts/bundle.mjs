@@ -1,7 +1,7 @@
 // Bundles the CLI (and its scan worker) into single files after `tsc`: the command starts in about a
 // third of the time the ~250 separate ES modules take to load. The library stays as tsc emits it.
 import { build } from 'esbuild';
-import { chmodSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, rmSync } from 'node:fs';
 
 const common = {
   bundle: true,
@@ -9,7 +9,8 @@ const common = {
   format: 'esm',
   target: 'node20',
   // Native addon: loaded from node_modules at run time, never bundled.
-  external: ['better-sqlite3'],
+  // pg-native: pg's optional native binding, never used (pg's JavaScript client is).
+  external: ['better-sqlite3', 'pg-native'],
   sourcemap: true,
   logLevel: 'warning',
   // ESM output has no `require`; a bundled CommonJS dependency may still call it.
@@ -33,3 +34,9 @@ await build({
 // parse-pool resolves its worker beside the module that runs it: dist/cli/ for the bundle.
 await build({ ...common, entryPoints: ['src/scan/parse-worker.ts'], outfile: 'dist/cli/parse-worker.js' });
 chmodSync('dist/cli/main.js', 0o755);
+// The hub's migrations are plain SQL files read at run time (src/hub/migrations.ts finds them here).
+for (const dialect of ['sqlite', 'postgres'])
+  cpSync(`src/hub/${dialect}/migrations`, `dist/hub/${dialect}/migrations`, {
+    recursive: true,
+    filter: (f) => !f.includes('.') || f.endsWith('.sql'),
+  });

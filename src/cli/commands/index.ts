@@ -15,6 +15,7 @@ import { denyCommand } from './deny.js';
 import { statusCommand } from './status.js';
 import { loginCommand } from './login.js';
 import { syncCommand } from './sync.js';
+import { hubCommand } from './hub.js';
 
 export const commands: readonly Command[] = [
   scanCommand,
@@ -32,4 +33,5 @@ export const commands: readonly Command[] = [
   statusCommand,
   loginCommand,
   syncCommand,
+  hubCommand,
 ];

@@ -1,0 +1,254 @@
+// The hub's HTTP app (issue 13): the sources ledger, notes and search under /v1, token or session
+// cookie auth, request limits, and the hub web app's files at `/`. Built like `serve`'s app (its
+// security headers, error boundary and validation); no environment is read here: the store, the
+// clock and the web root come in as options, so tests drive it through `app.request()`.
+import { existsSync } from 'node:fs';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { monotonicFactory } from 'ulid';
+import type { Clock } from '../fs/clock.js';
+import { errorBody, errorBoundary, HttpError } from '../server/http-error.js';
+import { check } from '../server/params.js';
+import { securityHeaders } from '../server/security.js';
+import { serveStatic } from '../server/static-files.js';
+import type {
+  CheckBody,
+  HubHealthBody,
+  IngestBody,
+  NoteWriteBody,
+  ProjectsBody,
+  SearchBody,
+  SessionBody,
+  SourceBody,
+  SourcesBody,
+} from './api-types.js';
+import {
+  clearSessionCookie,
+  type HubEnv,
+  principalOf,
+  requirePrincipal,
+  sameOriginWrites,
+  setSessionCookie,
+  unauthorized,
+} from './auth.js';
+import { decodeCursor, encodeCursor, isUlid } from './cursor.js';
+import { prepareSource } from './ingest.js';
+import {
+  checkBody,
+  noteBody,
+  notePatch,
+  projectsQuery,
+  searchQuery,
+  searchTerms,
+  sessionBody,
+  slugRule,
+  sourceBody,
+  sourcesQuery,
+} from './params.js';
+import { redactText } from './redact.js';
+import { HubQueryError } from './sql-driver.js';
+import type { HubStore, NoteRow } from './store.js';
+
+export const hubBodyLimit = 1024 * 1024;
+export const noteBodyLimit = 64 * 1024;
+
+export interface HubAppOptions {
+  store: HubStore;
+  clock: Clock;
+  version: string;
+  /** The hub web app's build (dist/web-hub), served at `/` when the folder exists. */
+  webRoot?: string | null;
+  /** Where errors the boundary meets are logged (driver errors with their SQL). */
+  log?: (line: string) => void;
+  /** Believe `X-Forwarded-Proto: https` from a TLS-terminating proxy in front (for the cookie's `Secure`). */
+  trustProxy?: boolean;
+}
+
+const notFound = (what: string) => new HttpError(404, 'not_found', `no such ${what}`);
+
+function limit(bytes: number, what: string) {
+  return bodyLimit({
+    maxSize: bytes,
+    onError: () => {
+      throw new HttpError(413, 'body_too_large', `${what} are limited to ${bytes / 1024} KiB`);
+    },
+  });
+}
+
+async function jsonOf(c: Context): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new HttpError(400, 'invalid_body', 'the body must be JSON');
+  }
+}
+
+function noteAnswer(note: NoteRow, status: 'written' | 'unchanged', redacted: number): NoteWriteBody {
+  return {
+    ok: true,
+    status,
+    id: `${note.scope}/${note.slug}`,
+    slug: note.slug,
+    scope: note.scope,
+    title: note.title,
+    project: note.project,
+    version: note.version,
+    redacted,
+  };
+}
+
+export function createHubApp(opts: HubAppOptions): Hono<HubEnv> {
+  const { store, clock } = opts;
+  const log = opts.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const trustProxy = opts.trustProxy === true;
+  const nextId = monotonicFactory();
+  const now = () => new Date(clock.now()).toISOString();
+  const webRoot = opts.webRoot !== undefined && opts.webRoot !== null && existsSync(opts.webRoot) ? opts.webRoot : null;
+
+  const app = new Hono<HubEnv>();
+  const boundary = errorBoundary(log);
+  app.onError((error, c) => {
+    // The SQL goes to the log only; the client gets the generic message.
+    if (error instanceof HubQueryError) log(`database error ${c.req.method} ${c.req.routePath}: ${error.detail}`);
+    return boundary(error, c);
+  });
+  app.notFound((c) => c.json(errorBody('not_found', 'no such route'), 404));
+  app.use('*', securityHeaders());
+  app.use('*', sameOriginWrites());
+  app.use('/v1/notes', limit(noteBodyLimit, 'notes'));
+  app.use('/v1/notes/*', limit(noteBodyLimit, 'notes'));
+  app.use('*', limit(hubBodyLimit, 'request bodies'));
+
+  app.get('/v1/health', (c) => c.json({ ok: true, version: opts.version, store: store.dialect } satisfies HubHealthBody));
+
+  app.post('/v1/session', async (c) => {
+    const { token } = check(sessionBody, await jsonOf(c), 'body');
+    const who = await principalOf(store, token);
+    if (who === null) throw unauthorized();
+    setSessionCookie(c, token, trustProxy);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ ok: true, user: who.user, workspace: who.workspace } satisfies SessionBody);
+  });
+  app.delete('/v1/session', (c) => {
+    clearSessionCookie(c, trustProxy);
+    return c.json({ ok: true });
+  });
+
+  app.use('/v1/*', requirePrincipal(store));
+  app.use('/v1/*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+
+  app.get('/v1/session', (c) => {
+    const who = c.get('who');
+    return c.json({ ok: true, user: who.user, workspace: who.workspace } satisfies SessionBody);
+  });
+
+  app.post('/v1/sources', async (c) => {
+    const upload = check(sourceBody, await jsonOf(c), 'body');
+    const input = prepareSource(upload);
+    const stamp = clock.now();
+    const { row, created } = await store.ingestSource(c.get('who'), input, nextId(stamp), new Date(stamp).toISOString());
+    return c.json({ ok: true, ...row, created, redacted: input.redactions } satisfies IngestBody, created ? 201 : 200);
+  });
+
+  app.post('/v1/sources/check', async (c) => {
+    const { hashes, scope } = check(checkBody, await jsonOf(c), 'body');
+    return c.json({ ok: true, held: await store.heldHashes(c.get('who'), scope, hashes) } satisfies CheckBody);
+  });
+
+  app.get('/v1/sources', async (c) => {
+    const q = check(sourcesQuery, c.req.query());
+    let before: string | undefined;
+    if (q.cursor !== undefined) {
+      const id = decodeCursor(q.cursor);
+      if (id === null) throw new HttpError(400, 'invalid_parameter', 'invalid parameter cursor: not a cursor this hub gave');
+      before = id;
+    }
+    const page = await store.listSources(c.get('who'), {
+      limit: q.limit,
+      ...(q.kind !== undefined ? { kind: q.kind } : {}),
+      ...(q.project !== undefined ? { project: q.project } : {}),
+      ...(q.agent !== undefined ? { agent: q.agent } : {}),
+      ...(before !== undefined ? { before } : {}),
+    });
+    return c.json({ ok: true, sources: page.rows, cursor: page.next === null ? null : encodeCursor(page.next) } satisfies SourcesBody);
+  });
+
+  // Before /v1/sources/:id, which would otherwise take "projects" for an id.
+  app.get('/v1/sources/projects', async (c) => {
+    const q = check(projectsQuery, c.req.query());
+    return c.json({ ok: true, projects: await store.projects(c.get('who'), q.kind) } satisfies ProjectsBody);
+  });
+
+  app.get('/v1/sources/:id', async (c) => {
+    const id = c.req.param('id');
+    // Malformed, missing and not-yours are one answer: nothing tells them apart.
+    const row = isUlid(id) ? await store.readSource(c.get('who'), id) : null;
+    if (row === null) throw notFound('source');
+    return c.json({ ok: true, ...row } satisfies SourceBody);
+  });
+
+  app.post('/v1/notes', async (c) => {
+    const input = check(noteBody, await jsonOf(c), 'body');
+    const title = redactText(input.title);
+    const body = redactText(input.body);
+    let project: string | null = null;
+    if (input.project !== undefined && input.project !== null) {
+      const p = redactText(input.project);
+      project = p.redactions === 0 ? p.text : null;
+    }
+    const redacted =
+      title.redactions + body.redactions + (input.project !== undefined && input.project !== null && project === null ? 1 : 0);
+    const stamp = clock.now();
+    const out = await store.putNote(
+      c.get('who'),
+      { scope: input.scope, slug: input.slug, title: title.text, body: body.text, project },
+      nextId(stamp),
+      new Date(stamp).toISOString(),
+    );
+    if (out.status === 'refused') throw new HttpError(409, 'note_edited', out.reason);
+    return c.json(noteAnswer(out.note, out.status, redacted), out.status === 'written' && out.created ? 201 : 200);
+  });
+
+  app.patch('/v1/notes/:slug', async (c) => {
+    const slug = c.req.param('slug');
+    const patch = check(notePatch, await jsonOf(c), 'body');
+    if (!slugRule.test(slug)) throw notFound('note');
+    let redacted = 0;
+    const clean = (text: string): string => {
+      const r = redactText(text);
+      redacted += r.redactions;
+      return r.text;
+    };
+    const note = await store.editNote(
+      c.get('who'),
+      slug,
+      {
+        ...(patch.title !== undefined ? { title: clean(patch.title) } : {}),
+        ...(patch.body !== undefined ? { body: clean(patch.body) } : {}),
+        ...(patch.project !== undefined ? { project: patch.project === null ? null : clean(patch.project) } : {}),
+      },
+      now(),
+    );
+    if (note === null) throw notFound('note');
+    return c.json(noteAnswer(note, 'written', redacted));
+  });
+
+  app.get('/v1/search', async (c) => {
+    const q = check(searchQuery, c.req.query());
+    const terms = searchTerms(q.q);
+    if (terms.length === 0) throw new HttpError(400, 'invalid_parameter', 'invalid parameter q: give at least one word');
+    const results = await store.searchNotes(c.get('who'), {
+      terms,
+      limit: q.limit,
+      ...(q.project !== undefined ? { project: q.project } : {}),
+    });
+    return c.json({ ok: true, results } satisfies SearchBody);
+  });
+
+  app.all('/v1/*', (c) => c.json(errorBody('not_found', 'no such route'), 404));
+  if (webRoot !== null) app.get('*', (c) => serveStatic(c, webRoot));
+  return app;
+}
