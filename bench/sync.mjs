@@ -27,7 +27,7 @@ const row = (label, value, baseLabel, baseValue, ratio) =>
 // 1. Redaction throughput over record-shaped values: prose, code, paths, a planted secret now and then.
 function corpus(targetBytes) {
   const prose = 'The build failed because the config loader read ~/code/demo/.env before the migration ran; ';
-  const code = 'const total = items.reduce((n, x) => n + x.size, 0);\nif (total > limit) throw new Error(`over ${limit}`);\n';
+  const code = 'const total = items.reduce((n, x) => n + x.size, 0);\nif (total > limit) throw new Error("over the limit");\n';
   const secrets = Object.values(plantedSecrets).map((s) => s.text);
   const turns = [];
   let bytes = 0;
