@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
@@ -14,6 +15,8 @@ import type { AgentHomes, AgentReader } from '../agents/types.js';
 import { createHubApp } from '../hub/app.js';
 import { listenHub } from '../hub/server.js';
 import { openSqliteStore } from '../hub/sqlite/index.js';
+import { openHubStore } from '../hub/open-store.js';
+import { describePg, freshSchema, pgUrl } from '../hub/test-support/postgres.js';
 import type { SqlStore } from '../hub/sql-store.js';
 import { hashToken, newToken } from '../hub/tokens.js';
 import { redactionClasses } from './redact/index.js';
@@ -38,8 +41,13 @@ afterEach(async () => {
   for (const h of open.splice(0)) await h.stop().catch(() => undefined);
 });
 
-async function startHub(dir: string, token: string, onRequest?: (path: string, count: number) => void): Promise<Hub> {
-  const store = openSqliteStore(join(dir, 'hub.db'));
+async function startHub(
+  dir: string,
+  token: string,
+  onRequest?: (path: string, count: number) => void,
+  pgUrlWithSchema?: string,
+): Promise<Hub> {
+  const store = pgUrlWithSchema === undefined ? openSqliteStore(join(dir, 'hub.db')) : await openHubStore(pgUrlWithSchema);
   await store.migrate('2026-10-01T00:00:00.000Z');
   await store.addUser('ann', 'red', hashToken(token), '2026-10-01T00:00:00.000Z').catch(() => undefined);
   const app = createHubApp({ store, clock: { now: () => Date.now() }, version: 'test', log: () => undefined });
@@ -245,5 +253,50 @@ describe('sync against a real hub', () => {
     const listed = await fetch(`${revived.url}/v1/sources?kind=agent_log&limit=100`, { headers: { authorization: `Bearer ${token}` } });
     const rows = ((await listed.json()) as { sources: { session_id: string }[] }).sources;
     expect(rows.map((r) => r.session_id).sort()).toEqual([...f.ids].sort());
+  });
+});
+
+describePg('sync against a real hub on PostgreSQL', () => {
+  it('stores only redacted, home-elided bodies and re-sends no body for unchanged sessions', async () => {
+    const f = await fixture(2);
+    const schema = await freshSchema();
+    try {
+      const hub = await startHub(await tempDir(), newToken(), undefined, schema.url);
+      const client = new HubClient({ url: hub.url, token: hub.token, userAgent: 'test', retry: quickRetry });
+      const opts = {
+        agents: f.agents,
+        allow: new Map([[f.repo, 'full' as const]]),
+        real: cachedRealPath(),
+        homes: [f.home],
+        cache: null,
+        hub: client,
+      };
+      expect(await runSync(opts)).toMatchObject({ uploaded: 2, skipped: 1 });
+      hub.requests.length = 0;
+      expect(await runSync(opts)).toMatchObject({ uploaded: 0, unchanged: 2 });
+      expect(hub.requests.filter((r) => r.method === 'POST' && r.path === '/v1/sources')).toEqual([]);
+      // Every stored byte, read back from PostgreSQL itself.
+      const pgClient = new pg.Client({ connectionString: pgUrl });
+      await pgClient.connect();
+      try {
+        const tables = await pgClient.query<{ table_name: string }>(
+          'SELECT table_name FROM information_schema.tables WHERE table_schema = $1',
+          [schema.schema],
+        );
+        let dump = '';
+        for (const t of tables.rows) {
+          const rows = await pgClient.query(`SELECT * FROM ${schema.schema}."${t.table_name}"`);
+          dump += JSON.stringify(rows.rows);
+        }
+        expect(dump).toContain('[REDACTED:anthropic_key]');
+        for (const cls of redactionClasses) expect(dump, cls).not.toContain(plantedSecrets[cls].secret);
+        expect(dump).not.toContain(f.home);
+      } finally {
+        await pgClient.end();
+      }
+      await hub.stop();
+    } finally {
+      await schema.drop();
+    }
   });
 });
