@@ -10,6 +10,11 @@ import { searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
 import { usageCommand } from './usage.js';
 import { mcpCommand } from './mcp.js';
+import { allowCommand } from './allow.js';
+import { denyCommand } from './deny.js';
+import { statusCommand } from './status.js';
+import { loginCommand } from './login.js';
+import { syncCommand } from './sync.js';
 import { hubCommand } from './hub.js';
 
 export const commands: readonly Command[] = [
@@ -23,5 +28,10 @@ export const commands: readonly Command[] = [
   serveCommand,
   usageCommand,
   mcpCommand,
+  allowCommand,
+  denyCommand,
+  statusCommand,
+  loginCommand,
+  syncCommand,
   hubCommand,
 ];

@@ -15,6 +15,7 @@ import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import { writeRecord } from '../../record/serialise.js';
 import { type Detail, detailLevels, isDetail } from '../../record/types.js';
+import { showAsSent } from './show-as-sent.js';
 import { writeRecordText } from '../render/record-text.js';
 import { writeRecordMarkdown } from '../render/record-markdown.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
@@ -27,12 +28,13 @@ import { exportHtml, loadExportAssets } from '../../server/export-html.js';
 export const showCommand: Command = {
   name: 'show',
   summary: 'print one session: readable, --json (the record) or --markdown',
-  usage: 'show <file-or-session-id> [--detail full|messages|summary] [--json | --markdown | --html]',
+  usage: 'show <file-or-session-id> [--detail full|messages|summary] [--json | --markdown | --html | --as-sent [--json]]',
   flags: [
     { name: 'detail', value: 'level', help: 'full (default), messages or summary' },
     { name: 'markdown', help: 'print the session as Markdown' },
     { name: 'html', help: 'print the session as one self-contained HTML file (the dashboard export)' },
     { name: 'agent', value: 'agents', repeat: true, help: "look only in these agents' homes" },
+    { name: 'as-sent', help: 'the exact redacted, capped body (and note) sync would send for it' },
     ...commonFlags,
   ],
   async run(args, ctx) {
@@ -45,10 +47,15 @@ export const showCommand: Command = {
       throw new UsageError('choose one of --json, --markdown and --html');
     const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
     const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
+    const asSent = flag(args, 'as-sent');
+    if (asSent && (flag(args, 'markdown') || flag(args, 'html')))
+      throw new UsageError(
+        '--as-sent prints the body sync would send (add --json for it alone); it cannot be combined with --markdown or --html',
+      );
     // Tool output (most of a session's bytes) waits in an unlinked file until it is printed, so memory
     // stays bounded on any session (issue 10: ≤ 300 MiB); where no such file can be made, it stays in memory.
-    // The HTML export embeds the whole record, so it is built in memory.
-    const spill = detail === 'full' && !flag(args, 'html') ? openSpill(join(ctx.stateRoot, 'tmp')) : null;
+    // The HTML export and the as-sent body need the whole record, so they are built in memory.
+    const spill = detail === 'full' && !flag(args, 'html') && !asSent ? openSpill(join(ctx.stateRoot, 'tmp')) : null;
     try {
       return await showParsed(spill, reader, session, detail, args, ctx);
     } finally {
@@ -73,7 +80,8 @@ async function showParsed(
   args: ParsedArgs,
   ctx: CliContext,
 ): Promise<number> {
-  const parse = () => reader.parse(session, { detail });
+  const asSent = flag(args, 'as-sent');
+  const parse = () => reader.parse(session, { detail: asSent ? 'full' : detail });
   const parsed = await (spill === null ? parse() : withTextSink(spill, parse));
   const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
   for (const b of parsed.badLines) {
@@ -96,6 +104,15 @@ async function showParsed(
   for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
   // Found by id or by path, a file that holds no session is the same answer: the request names nothing to show.
   if (parsed.record === null) throw new ScanError('NotASession', `${session.path} holds no ${reader.displayName} session`);
+  if (asSent)
+    return showAsSent(
+      reader,
+      session,
+      { ...parsed, record: parsed.record },
+      flagValue(args, 'detail') as Detail | undefined,
+      flag(args, 'json'),
+      ctx,
+    );
   const elide = makeHomeElider(ctx.userHome);
   const record = finaliseRecord(parsed.record, { detail, elide });
   // A restored output is elided as finalising would have elided it in place.

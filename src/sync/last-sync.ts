@@ -1,0 +1,31 @@
+// A line of what the last sync did, for `agentlog status`. Informational only: nothing decides what
+// to send from it (the hub's ledger is the only dedupe).
+import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomicSync } from '../fs/atomic-write.js';
+
+const lastSyncSchema = z.object({
+  at: z.string(),
+  hub: z.string(),
+  uploaded: z.number().int(),
+  unchanged: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+});
+export type LastSync = z.infer<typeof lastSyncSchema>;
+
+export async function readLastSync(path: string): Promise<LastSync | null> {
+  try {
+    const parsed = lastSyncSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeLastSync(path: string, last: LastSync): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileAtomicSync(path, JSON.stringify(last), { mode: 0o600, durable: false });
+}

@@ -1,0 +1,31 @@
+// What `agentlog status` reports per allowed path: how many sessions it covers, judged as sync
+// first judges them (by the header's, or the scan cache's, directories; nothing else is read).
+import type { AgentHomes } from '../agents/types.js';
+import type { ScanCache } from '../scan/scan-cache.js';
+import { discoverAll } from '../scan/scan.js';
+import type { Allowlist } from './allow/allow-file.js';
+import { decideOptIn, isInside, normalisePath, type RealPath } from './allow/opt-in.js';
+import { knownCwds } from './prepare.js';
+
+/** Sessions per allowed root (each under the most specific root its first directory sits in), and in all. */
+export async function coveredSessions(
+  agents: AgentHomes[],
+  allow: Allowlist,
+  real: RealPath,
+  cache: ScanCache | null,
+): Promise<{ perRoot: Map<string, number>; sessions: number; optedIn: number }> {
+  const perRoot = new Map<string, number>([...allow.keys()].map((r) => [r, 0]));
+  const { sessions } = await discoverAll(agents);
+  let optedIn = 0;
+  for (const { reader, session } of sessions) {
+    const known = await knownCwds(reader, session, cache);
+    if (known === null || !decideOptIn(known.cwds, allow, real).allowed) continue;
+    optedIn++;
+    const first = normalisePath(known.cwds[0] ?? '');
+    if (first === null) continue;
+    const forms = [first, real(first) ?? first];
+    const root = [...allow.keys()].filter((r) => forms.some((f) => isInside(f, r))).sort((a, b) => b.length - a.length)[0];
+    if (root !== undefined) perRoot.set(root, (perRoot.get(root) ?? 0) + 1);
+  }
+  return { perRoot, sessions: sessions.length, optedIn };
+}
