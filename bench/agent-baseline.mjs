@@ -26,6 +26,10 @@ export const agentRoots = {
   crush: join('.local', 'share', 'crush'),
   goose: join('.local', 'share', 'goose'),
   cursor: '.cursor',
+  copilot: '.copilot',
+  droid: '.factory',
+  // Aider keeps one history per repository; the bench's repositories all lie under code/.
+  aider: 'code',
 };
 
 /** Folders an agent keeps sessions in outside its root, found from what the root lists. */
@@ -38,10 +42,6 @@ const listedFolders = {
       return [];
     }
   },
-  copilot: '.copilot',
-  droid: '.factory',
-  // Aider keeps one history per repository; the bench's repositories all lie under code/.
-  aider: 'code',
 };
 
 export const agentIds = Object.keys(agentRoots);
@@ -69,12 +69,10 @@ function walk(dir, out) {
 
 /** Every file of one agent in the home, by kind; a database's -wal/-shm files go with it. */
 export function agentFiles(home, agent) {
-  const files = { jsonl: [], json: [], text: [], sqlite: [] };
+  const files = { jsonl: [], json: [], text: [], sqlite: [], markdown: [] };
   const root = join(home, agentRoots[agent]);
   const folders = [root, ...(listedFolders[agent]?.(root) ?? [])];
   for (const path of folders.flatMap((f) => walk(f, []))) {
-  const files = { jsonl: [], json: [], text: [], sqlite: [], markdown: [] };
-  for (const path of walk(join(home, agentRoots[agent]), [])) {
     if (path.endsWith('.jsonl')) files.jsonl.push(path);
     else if (path.endsWith('.json')) files.json.push(path);
     else if (path.endsWith('.db')) files.sqlite.push(path);
