@@ -147,7 +147,7 @@ describe.skipIf(!hasCorpus)('agentlog mcp', () => {
 
   it('answers a bad argument with a tool error that says what to fix', async () => {
     const client = await connect(await sixAgentHome());
-    const wrongAgent = await call(client, 'read_session', { agent: 'copilot', session_id: 'x' });
+    const wrongAgent = await call(client, 'read_session', { agent: 'windsurf', session_id: 'x' });
     expect(wrongAgent.isError).toBe(true);
     expect(wrongAgent.text).toContain('claude_code');
     const missing = await call(client, 'read_session', { agent: 'codex', session_id: 'no-such-session' });

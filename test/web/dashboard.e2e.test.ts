@@ -346,11 +346,12 @@ describe('the dashboard', () => {
     await usage.getByRole('img', { name: /^Tokens per day by agent: / }).waitFor({ timeout: 5000 });
     expect(await measure.getByRole('radio', { name: 'Tokens' }).isChecked()).toBe(true);
     const cost = measure.getByRole('radio', { name: 'Cost' });
-    // Cost is offered once the server prices the buckets (GET /api/usage rows with cost_usd).
-    if (await cost.isEnabled()) {
-      await cost.check();
-      await usage.getByRole('img', { name: /^Estimated cost per day by agent: \$/ }).waitFor();
-    } else expect(await measure.locator('label', { hasText: 'Cost' }).getAttribute('title')).toBe('The server did not price this usage');
+    // The fixture's models are priced, so the server sends a cost per day and Cost is offered. The radio
+    // itself is hidden under its label (a segmented control), so a person clicks the label's text.
+    expect(await cost.isEnabled()).toBe(true);
+    await measure.getByText('Cost', { exact: true }).click();
+    expect(await cost.isChecked()).toBe(true);
+    await usage.getByRole('img', { name: /^Estimated cost per day by agent: \$/ }).waitFor();
     await page.close();
   });
 
