@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { HealthBody } from '../../src/server/api-types.js';
 import { cliPath } from '../support/cli.js';
 import { repoRoot } from '../support/temp.js';
 
@@ -37,6 +38,26 @@ function waitForUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${seen}`)));
   });
+}
+
+/**
+ * Waits until the server's first index sweep has finished, so the tests' search budgets time the search
+ * and not the sweep a loaded machine may take seconds to finish (the session list needs no sweep).
+ */
+async function firstSweep(context: BrowserContext, loginUrl: string, origin: string): Promise<void> {
+  const page = await context.newPage();
+  try {
+    await page.goto(loginUrl);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const health = (await (await page.request.get(`${origin}/api/health`)).json()) as HealthBody;
+      if (health.last_sweep !== null && !health.sweeping) return;
+      if (Date.now() > deadline) throw new Error(`serve finished no index sweep in 60 s: ${JSON.stringify(health)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await page.close();
+  }
 }
 
 /** `prepare` fills `<home>/.claude` before the server starts. */
@@ -75,6 +96,7 @@ export async function startHarness(prepare: (home: string) => Promise<void>): Pr
       void d.dismiss();
     });
   });
+  await firstSweep(context, loginUrl, origin);
   return {
     home,
     origin,
