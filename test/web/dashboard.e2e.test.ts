@@ -9,9 +9,10 @@ import { runCli } from '../support/cli.js';
 import { appendLive, ids, writeHome } from './fixtures.js';
 import { type Harness, outputDir, startHarness } from './serve-harness.js';
 
-// The page's budgets (1 s to a hit, 2 s to a live line) are measured by the bench on a quiet machine;
-// here the browser shares two cores with the rest of the suite, so each wait allows three times the budget.
-const within = (budgetMs: number): number => budgetMs * 3;
+// The page's budgets (1 s to a hit, 2 s to a live line) are measured by the bench (bench/serve.mjs) on a
+// quiet machine, not asserted here: the browser shares two cores with the rest of the suite, so these
+// tests check that the hit or line arrives at all, waiting up to `arrives` for it.
+const arrives = 15_000;
 
 let h: Harness;
 let livePath = '';
@@ -58,7 +59,7 @@ describe('the dashboard', () => {
     await expect(card.getByText('Three callers').first().isVisible()).resolves.toBe(true);
     expect(await transcript.getByText('subagent-inner-step').count()).toBe(0);
     await card.getByRole('button', { name: /Show steps/ }).click();
-    await transcript.getByText('subagent-inner-step').waitFor({ timeout: within(2000) });
+    await transcript.getByText('subagent-inner-step').waitFor({ timeout: arrives });
     await shot(page, 'transcript-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, 'transcript-dark');
@@ -83,13 +84,11 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('typing a word shows a highlighted hit within a second; opening it marks the message', async () => {
+  it('typing a word shows a highlighted hit; opening it marks the message', async () => {
     const page = await openDashboard();
-    const started = Date.now();
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('quartzite');
     const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'quartzite' }).first();
-    await mark.waitFor({ timeout: within(1000) });
-    expect(Date.now() - started).toBeLessThan(within(1000));
+    await mark.waitFor({ timeout: arrives });
     await shot(page, 'search-light');
     await mark.click();
     const current = page.getByRole('region', { name: 'Transcript' }).locator('[aria-current="true"]');
@@ -111,17 +110,15 @@ describe('the dashboard', () => {
     await page.close();
   });
 
-  it('a line appended to a live session shows within 2 s', async () => {
+  it('a line appended to a live session shows while the page is open', async () => {
     const page = await openDashboard();
     await openSession(page, 'Watch this live session');
     const transcript = page.getByRole('region', { name: 'Transcript' });
     await transcript.getByText('Working on it.').waitFor();
     // The events stream has to be open before the append, as it is for a person reading along.
     await page.waitForTimeout(500);
-    const started = Date.now();
     await appendLive(livePath, 'freshly-appended-line');
-    await transcript.getByText('freshly-appended-line').waitFor({ timeout: within(2000) });
-    expect(Date.now() - started).toBeLessThan(within(2000));
+    await transcript.getByText('freshly-appended-line').waitFor({ timeout: arrives });
     await page.close();
   });
 
@@ -129,7 +126,7 @@ describe('the dashboard', () => {
     const page = await openDashboard();
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('obsidian');
     const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'obsidian' }).first();
-    await mark.waitFor({ timeout: within(2000) });
+    await mark.waitFor({ timeout: arrives });
     // The message's line is gone from the log (rewritten by hand, or a rewind that dropped it).
     const kept = (await readFile(changingPath, 'utf8')).split('\n').filter((l) => !l.includes('obsidian'));
     await writeFile(changingPath, kept.join('\n'));
@@ -176,7 +173,7 @@ describe('the dashboard', () => {
     // A hit far up opens a window centred on it, with the newer turns a button (or a scroll) away.
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('zeppelin');
     const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'zeppelin' }).first();
-    await mark.waitFor({ timeout: within(1000) });
+    await mark.waitFor({ timeout: arrives });
     await mark.click();
     const current = transcript.locator('[aria-current="true"]');
     await current.waitFor({ timeout: 5000 });
@@ -236,14 +233,12 @@ describe('the dashboard', () => {
     expect(facts).toEqual({ scripts: 1, images: 0, iframes: 0, badLinks: 0, handlers: 0, pwned: 0 });
     expect(await transcript.getByText('<script>alert(5)</script>').count()).toBeGreaterThan(0);
     expect(await transcript.getByText(/␛\[31mred␛\[0m/).count()).toBeGreaterThan(0);
-    // Still responsive: a search filters the list at once.
-    const t0 = Date.now();
+    // Still responsive: a search filters the list.
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('walrus');
     await page
       .getByRole('list', { name: 'Sessions' })
       .getByRole('button', { name: 'Rename the walrus endpoint to /v2/lanterns' })
-      .waitFor({ timeout: within(2000) });
-    expect(Date.now() - t0).toBeLessThan(within(2000));
+      .waitFor({ timeout: arrives });
     await shot(page, 'hostile-light');
     expect(h.dialogs).toEqual([]);
     expect(h.foreignRequests).toEqual([]);
@@ -361,12 +356,12 @@ describe('the dashboard', () => {
     await page.getByRole('button', { name: 'Search the raw logs' }).click();
     const deep = page.getByRole('region', { name: 'Deep search' });
     const hits = deep.getByRole('list', { name: 'Deep search hits' }).getByRole('button');
-    await hits.first().waitFor({ timeout: within(3000) });
+    await hits.first().waitFor({ timeout: arrives });
     expect(await hits.first().locator('mark').first().textContent()).toBe('zeppelin');
     await deep
       .getByRole('status')
       .filter({ hasText: /1 hits in 1 sessions/ })
-      .waitFor({ timeout: within(5000) });
+      .waitFor({ timeout: arrives });
     expect(await hits.first().textContent()).toContain('A very long session');
     await hits.first().click();
     const current = page.getByRole('region', { name: 'Transcript' }).locator('[aria-current="true"]');
