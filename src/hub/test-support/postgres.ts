@@ -1,12 +1,13 @@
 // PostgreSQL for hub tests: the server at 127.0.0.1:5432 (database `test`, or AGENTLOG_TEST_PG), a
 // fresh schema per run, dropped after. Unreachable: the tests skip locally with one line, and fail
-// under CI (env CI set), where PostgreSQL runs for real.
+// under CI (env CI set, or AGENTLOG_REQUIRE_POSTGRES=1 as .ci/run sets it), where PostgreSQL runs for real.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, it } from 'vitest';
 
 export const pgUrl = process.env.AGENTLOG_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+const inCi =
+  process.env.AGENTLOG_REQUIRE_POSTGRES === '1' || (process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false');
 
 async function probe(): Promise<string | null> {
   const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
