@@ -93,3 +93,12 @@ export function statFileSync(path: string): SessionFile | null {
     throw error;
   }
 }
+
+/** True when `path` names a regular file (through links); false when it is missing, a folder or unreadable. */
+export async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

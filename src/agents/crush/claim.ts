@@ -1,6 +1,5 @@
 // Recognises a Crush session named on the command line: `<…/crush.db>#<session id>`, a `crush.db`
 // (its most recently updated top-level session), or an agentlog export of one.
-import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { statFile } from '../../fs/stat.js';
 import { num, text } from '../../json/narrow.js';
@@ -11,17 +10,10 @@ import { crushSession, projectOfDataDir, topLevel, type CrushOptions } from './d
 import { exportFormat } from './export.js';
 import { databaseName } from './layout.js';
 import { listSessionRows } from './store.js';
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
+import { isRegularFile } from '../../fs/stat.js';
 
 async function claimDatabase(database: string, sessionId: string | undefined, opts: CrushOptions): Promise<DiscoveredSession | null> {
-  if (!(await isFile(database)) || !(await looksLikeSqlite(database))) return null;
+  if (!(await isRegularFile(database)) || !(await looksLikeSqlite(database))) return null;
   let rows;
   try {
     rows = await listSessionRows(database, opts.busyTimeoutMs);
@@ -42,7 +34,7 @@ export async function claimCrush(path: string, opts: CrushOptions): Promise<Disc
   try {
     if (locator !== undefined) return await claimDatabase(locator.database, locator.sessionId, opts);
     if (basename(path) === databaseName) return await claimDatabase(path, undefined, opts);
-    if (!/\.jsonl$/i.test(path) || !(await isFile(path))) return null;
+    if (!/\.jsonl$/i.test(path) || !(await isRegularFile(path))) return null;
     const header = await readExportHeader(path, exportFormat);
     const file = header === undefined ? null : await statFile(path);
     if (header === undefined || file === null) return null;

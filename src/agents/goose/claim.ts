@@ -1,7 +1,6 @@
 // Recognises a Goose session named on the command line: `<…/sessions.db>#<id>`, a `sessions.db`
 // (its most recently updated session), a legacy `<id>.jsonl` (by its metadata line), or an
 // agentlog export of a database session.
-import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { statFile } from '../../fs/stat.js';
 import { str, text } from '../../json/narrow.js';
@@ -13,17 +12,10 @@ import { exportFormat } from './export.js';
 import { databaseName } from './layout.js';
 import { readLegacyHeader } from './legacy.js';
 import { listSessionRows } from './store.js';
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
+import { isRegularFile } from '../../fs/stat.js';
 
 async function claimDatabase(database: string, sessionId: string | undefined, opts: GooseOptions): Promise<DiscoveredSession | null> {
-  if (!(await isFile(database)) || !(await looksLikeSqlite(database))) return null;
+  if (!(await isRegularFile(database)) || !(await looksLikeSqlite(database))) return null;
   let rows;
   try {
     rows = await listSessionRows(database, opts.busyTimeoutMs);
@@ -44,7 +36,7 @@ export async function claimGoose(path: string, opts: GooseOptions): Promise<Disc
   try {
     if (locator !== undefined) return await claimDatabase(locator.database, locator.sessionId, opts);
     if (basename(path) === databaseName) return await claimDatabase(path, undefined, opts);
-    if (!/\.jsonl$/i.test(path) || !(await isFile(path))) return null;
+    if (!/\.jsonl$/i.test(path) || !(await isRegularFile(path))) return null;
     const header = await readExportHeader(path, exportFormat);
     if (header !== undefined) {
       const file = await statFile(path);

@@ -1,6 +1,5 @@
 // Recognises an OpenCode session named on the command line: a JSON-tree session file, a database
 // (its most recently updated top-level session), `<database>#<session id>`, or an agentlog export.
-import { stat } from 'node:fs/promises';
 import { openRegular } from '../../fs/read-open.js';
 import { dirname } from 'node:path';
 import { num, obj, text, type JsonObject } from '../../json/narrow.js';
@@ -14,14 +13,7 @@ import { parseDatabaseLocator } from './locator.js';
 import { sessionFromJson } from './model.js';
 import { splitRoots } from './session-roots.js';
 import { hasSqliteHeader, listDatabaseSessions } from './sqlite.js';
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
+import { isRegularFile } from '../../fs/stat.js';
 
 async function looksLikeSqlite(path: string): Promise<boolean> {
   const { handle } = await openRegular(path);
@@ -45,7 +37,7 @@ function isSessionInfo(value: JsonObject): boolean {
 }
 
 async function claimDatabase(database: string, sessionId: string | undefined, opts: OpencodeOptions): Promise<DiscoveredSession | null> {
-  if (!(await isFile(database)) || !(await looksLikeSqlite(database))) return null;
+  if (!(await isRegularFile(database)) || !(await looksLikeSqlite(database))) return null;
   let sessions;
   try {
     sessions = await listDatabaseSessions(database, opts.busyTimeoutMs);
@@ -82,7 +74,7 @@ async function claimSessionFile(path: string): Promise<DiscoveredSession | null>
 export async function claimOpencode(path: string, opts: OpencodeOptions): Promise<DiscoveredSession | null> {
   const locator = parseDatabaseLocator(path);
   if (locator !== undefined) return claimDatabase(locator.database, locator.sessionId, opts);
-  if (!(await isFile(path))) return null;
+  if (!(await isRegularFile(path))) return null;
   try {
     if (/\.db$/i.test(path)) return await claimDatabase(path, undefined, opts);
     if (/\.jsonl$/i.test(path)) {
