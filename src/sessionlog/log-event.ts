@@ -50,10 +50,15 @@ export function serialiseEvent(e: LogEvent): string {
   return JSON.stringify(out);
 }
 
-/** Narrows a parsed line to a LogEvent; undefined when it lacks `event` (not a log line). */
+/**
+ * Narrows a parsed line to a LogEvent: the one reading of a `session.jsonl` row, for this library's
+ * replay and for the Intendant reader alike. Undefined when `event` is missing or empty (the writer
+ * never writes one: such a line is not a log row). A row without `ts` reads with `ts: ''`; a field of
+ * the wrong type reads as absent (drift is tolerated, never guessed at).
+ */
 export function toLogEvent(obj: JsonObject): LogEvent | undefined {
   const event = str(obj, 'event');
-  if (event === undefined) return undefined;
+  if (event === undefined || event === '') return undefined;
   const e: LogEvent = { ts: str(obj, 'ts') ?? '', event };
   const tsMs = num(obj, 'ts_ms');
   if (tsMs !== undefined) e.ts_ms = tsMs;

@@ -9,7 +9,7 @@ import { isoOf } from './row-time.js';
 export function intendantEntryView(o: JsonObject): EntryView {
   const row = toLogRow(o, 0);
   if (row === undefined) return { timestamp: null, role: null, text: '' };
-  const timestamp = isoOf(row.tsMs) ?? row.ts ?? null;
+  const timestamp = isoOf(row.ts_ms) ?? (row.ts === '' ? null : row.ts);
   // Who speaks on a conversation row; any other row is labelled by its event (a `model_response` is
   // the diagnostic twin of the conversation row in the lane era, and the only copy before it).
   const role = row.event === 'conversation_message' ? (dataStr(row, 'role') ?? row.event) : row.event;

@@ -78,9 +78,9 @@ export async function readLog(path: string): Promise<LogRead> {
         return;
       }
       events++;
-      if (row.tsMs !== undefined) {
-        if (facts.minMs === undefined || row.tsMs < facts.minMs) facts.minMs = row.tsMs;
-        if (facts.maxMs === undefined || row.tsMs > facts.maxMs) facts.maxMs = row.tsMs;
+      if (row.ts_ms !== undefined) {
+        if (facts.minMs === undefined || row.ts_ms < facts.minMs) facts.minMs = row.ts_ms;
+        if (facts.maxMs === undefined || row.ts_ms > facts.maxMs) facts.maxMs = row.ts_ms;
       }
       const e = row.event;
       if (!isKnownRow(e)) unknownEvents.set(e, (unknownEvents.get(e) ?? 0) + 1);

@@ -2,11 +2,11 @@
 // folder, read so discovery can nest children in their parents and list them once.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { asObject, num, parseObjectLine, str, text } from '../../json/narrow.js';
+import { num, parseObjectLine, str, text } from '../../json/narrow.js';
 import type { FileProblem } from '../types.js';
 import { errorMessage, isNotFound } from '../../fs/stat.js';
 import { linesContaining } from './grep-lines.js';
-import type { LogRow } from './log-row.js';
+import { type LogRow, toLogRow } from './log-row.js';
 import { nestsAsSubagent } from './vocabulary.js';
 
 export interface Relationship {
@@ -41,7 +41,7 @@ function fromData(data: LogRow['data'], tsMs: number | undefined): Relationship 
 }
 
 export function relationshipOf(row: LogRow): Relationship | undefined {
-  return row.event === 'session_relationship' ? fromData(row.data, row.tsMs) : undefined;
+  return row.event === 'session_relationship' ? fromData(row.data, row.ts_ms) : undefined;
 }
 
 export interface SessionFolder {
@@ -82,8 +82,8 @@ export async function readGraph(folders: readonly SessionFolder[]): Promise<{ ed
     try {
       await linesContaining(path, marker, (line) => {
         const obj = parseObjectLine(line);
-        if (obj === undefined || str(obj, 'event') !== 'session_relationship') return;
-        const rel = fromData(asObject(obj.data), num(obj, 'ts_ms'));
+        const row = obj === undefined ? undefined : toLogRow(obj, 0);
+        const rel = row === undefined ? undefined : relationshipOf(row);
         if (rel === undefined) return;
         const key = `${rel.parent}\u0000${rel.child}`;
         if (!byPair.has(key)) byPair.set(key, rel);

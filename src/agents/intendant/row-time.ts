@@ -51,7 +51,7 @@ export class RowClock {
 
   /** Epoch ms of a row, or undefined when neither the row nor the meta dates it. */
   ms(row: LogRow): number | undefined {
-    if (row.tsMs !== undefined) return row.tsMs;
+    if (row.ts_ms !== undefined) return row.ts_ms;
     if (this.dayStart === undefined) return undefined;
     const tod = timeOfDayMs(row.ts);
     if (tod === undefined) return this.metaMs;

@@ -1,8 +1,8 @@
 // Intendant keeps a session's name in the session's own meta.json, not in agentlog's names overlay.
 import { basename, dirname, join } from 'node:path';
-import { readMeta } from '../../sessionlog/meta.js';
 import { files } from '../../sessionlog/paths.js';
-import { normaliseNameOrNull, writeSessionName } from '../../sessionlog/session-name.js';
+import { writeSessionName } from '../../sessionlog/session-name.js';
+import { readIntendantName } from './meta.js';
 import type { OwnSessionNames } from '../types.js';
 
 /** The session folder of an Intendant session path (the folder itself, or a file inside it). */
@@ -13,12 +13,8 @@ export function intendantDir(sessionPath: string): string {
 
 export const intendantNames: OwnSessionNames = {
   async read(sessionPath) {
-    try {
-      const name = (await readMeta(intendantDir(sessionPath)))?.name;
-      return name === undefined ? null : normaliseNameOrNull(name);
-    } catch {
-      return null;
-    }
+    // The reader's own reading of the meta, so `scan`, `show` and the record never disagree on a name.
+    return readIntendantName(intendantDir(sessionPath));
   },
   async write(sessionPath, name) {
     const dir = intendantDir(sessionPath);
