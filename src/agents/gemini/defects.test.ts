@@ -72,4 +72,37 @@ describe('gemini reading defects on real logs', () => {
     const extract = await geminiReader.messages?.extract(session, null);
     expect(extract?.records.filter((r) => r.role === 'user').map((r) => r.text)).toEqual(['fix the build']);
   });
+
+  it('records no repository when no path in the chat hashes to its projectHash: repo "" as every reader writes it', async () => {
+    // Shaped as a real chat recording (a JSON document, as corpus gemini/loose/small.json): the hash
+    // names a root the log never mentions, so the root is unknown, not guessed.
+    const home = await tempDir();
+    const dir = join(home, '.gemini', 'tmp', 'd'.repeat(64), 'chats');
+    await mkdir(dir, { recursive: true });
+    const chat = {
+      kind: 'chat',
+      startTime: '2026-01-16T18:34:00.000Z',
+      lastUpdated: '2026-01-16T18:34:10.000Z',
+      projectHash: 'd'.repeat(64),
+      sessionId: 'session-2026-01-16T18-34-norepo',
+      messages: [
+        { id: 'm1', timestamp: '2026-01-16T18:34:01.000Z', type: 'user', content: 'Hello', displayContent: 'Hello' },
+        {
+          id: 'm2',
+          timestamp: '2026-01-16T18:34:02.000Z',
+          type: 'gemini',
+          model: 'gemini-3-flash-preview',
+          tokens: { input: 10, output: 5, total: 15, thoughts: 0, tool: 0, cached: 0 },
+          content: 'Hi!',
+          toolCalls: [{ id: 't1', name: 'run_shell_command', args: { command: 'ls', dir_path: 'src' }, status: 'success' }],
+        },
+      ],
+    };
+    await writeFile(join(dir, 'session-2026-01-16T18-34-norepo.json'), JSON.stringify(chat, null, 2));
+    const [session] = (await geminiReader.discover(join(home, '.gemini'))).sessions;
+    if (session === undefined) throw new Error('the chat was not discovered');
+    const parsed = await geminiReader.parse(session, { detail: 'full' });
+    expect(parsed.record?.repo).toBe('');
+    expect(parsed.cwds).toEqual([]);
+  });
 });
