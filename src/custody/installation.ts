@@ -1,7 +1,7 @@
 // Installations: one agent home each, kept under `kept/<key>/`. The key is derived from the
 // canonical home (or named with --installation) and recorded once in installation.json; a key
 // another home already holds is refused (InstallationKeyTaken).
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../fs/hash.js';
 import { readdirSync, readFileSync, realpathSync, lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -47,7 +47,7 @@ export function installationName(name: string): string {
 
 /** The derived key: the agent and a hash of the canonical home, so it is stable across runs and machines' env spellings. */
 export function derivedKey(agent: AgentId, canonicalHome: string): string {
-  return `${agent}-${createHash('sha256').update(canonicalHome).digest('hex').slice(0, 12)}`;
+  return `${agent}-${sha256Hex(canonicalHome).slice(0, 12)}`;
 }
 
 /** The home's real path when it exists (a symlinked ~/.claude is one installation with its target), else the resolved path. */

@@ -1,18 +1,14 @@
 // What arrives at POST /v1/sources becomes a ledger row: the record parsed and validated, redacted
 // again value by value, hashed as the bytes that will be stored, titled, and filed with its
 // project (dropped, not stored, when redaction finds anything in it; seed 003 "Projects").
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import { sha256Hex } from '../fs/hash.js';
 import { badRequest } from '../server/http-error.js';
 import { check } from '../server/params.js';
 import { projectRule, sessionRecord, type sourceBody } from './params.js';
 import { redactOnArrival, redactText } from './redact.js';
 import type { SourceInput } from './store.js';
 import { sourceTitle } from './titles.js';
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 /** The row to file for an upload; a body that is not a session record is a 400. */
 export function prepareSource(upload: z.output<typeof sourceBody>): SourceInput {

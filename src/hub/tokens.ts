@@ -1,5 +1,6 @@
 // Hub tokens: 32 random bytes behind a recognisable prefix, shown once, stored only as SHA-256.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../fs/hash.js';
 
 export const tokenPrefix = 'alh_';
 const tokenShape = /^alh_[A-Za-z0-9_-]{43}$/;
@@ -11,7 +12,7 @@ export function newToken(): string {
 
 /** The hex SHA-256 the store keeps instead of the token. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return sha256Hex(token);
 }
 
 /** Whether a presented value could be a token at all (anything else is refused without a lookup). */

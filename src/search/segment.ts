@@ -2,7 +2,7 @@
 // "The shard store"). A session's shard is an ordered list of segments, so an append writes one
 // small segment instead of rewriting the session. A file holds the segment's n-gram filter first,
 // then its JSON body: a query reads the few filter bytes and opens the body only on a maybe.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../fs/hash.js';
 import { z } from 'zod';
 import { asObject, num, str } from '../json/narrow.js';
 import { locatorKinds, messageRoles, type Locator, type MessageRecord, type SupersessionMark } from '../record/message-index.js';
@@ -21,7 +21,7 @@ export interface Segment {
 
 /** The full SHA-256 of the body names the file (weak spot 21: no truncated hash). */
 export function segmentName(body: string): string {
-  return `${createHash('sha256').update(body, 'utf8').digest('hex')}.seg`;
+  return `${sha256Hex(body)}.seg`;
 }
 
 const fileMagic = 0x47534741; // "AGSG" little-endian
@@ -132,7 +132,7 @@ export function parseSegment(name: string, file: Buffer): Segment | null {
   const parts = decodeSegmentFile(file);
   if (parts === null) return null;
   const body = parts.body;
-  if (createHash('sha256').update(body).digest('hex') !== name.replace(/\.seg$/, '')) return null;
+  if (sha256Hex(body) !== name.replace(/\.seg$/, '')) return null;
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));

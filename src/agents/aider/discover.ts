@@ -1,8 +1,9 @@
 // Aider's sessions under one home: the home is a directory holding `.aider.chat.history.md` (a
 // repository), or the history file itself (`AIDER_CHAT_HISTORY_FILE`). Each run is a session,
 // named `<history file>#<byte offset of its header>` where a path is expected.
-import { createHash } from 'node:crypto';
-import { closeSync, readSync, statSync } from 'node:fs';
+import { sha256Hex } from '../../fs/hash.js';
+import { closeSync, statSync } from 'node:fs';
+import { readExactSync } from '../../fs/read-exact.js';
 import { basename, dirname, join } from 'node:path';
 import { openRegularSync } from '../../fs/read-open.js';
 import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
@@ -40,7 +41,7 @@ function historyFile(home: string): { file: SessionFile; folder: string } | null
 function identity(fd: number, run: RunStart, next: number): string {
   const length = Math.min(identityBytes, next - run.offset);
   const buf = Buffer.allocUnsafe(Math.max(0, length));
-  const got = length > 0 ? readSync(fd, buf, 0, length, run.offset) : 0;
+  const got = length > 0 ? readExactSync(fd, buf, length, run.offset) : 0;
   const text = buf.toString('utf8', 0, got);
   const prompt = text.indexOf('\n#### ');
   return prompt === -1 ? text : text.slice(0, prompt);
@@ -52,10 +53,7 @@ function sessionIds(path: string, runs: RunStart[], size: number): string[] {
   try {
     const seen = new Map<string, number>();
     return runs.map((run, i) => {
-      const hash = createHash('sha256')
-        .update(identity(fd, run, runs[i + 1]?.offset ?? size))
-        .digest('hex')
-        .slice(0, 8);
+      const hash = sha256Hex(identity(fd, run, runs[i + 1]?.offset ?? size)).slice(0, 8);
       const base = `${run.stamp.replace(/[-:]/g, '').replace(' ', 'T')}-${hash}`;
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
@@ -99,7 +97,7 @@ function looksLikeHistory(path: string): boolean {
   const { fd } = openRegularSync(path);
   try {
     const buf = Buffer.alloc(256);
-    const got = readSync(fd, buf, 0, buf.length, 0);
+    const got = readExactSync(fd, buf, buf.length, 0);
     return buf.toString('utf8', 0, got).trimStart().startsWith(runHeader);
   } finally {
     closeSync(fd);

@@ -1,12 +1,8 @@
 // Gemini CLI names a project by the SHA-256 of its root path (`projectHash`), never by the path.
 // The root is recovered from the log itself: a directory that tool arguments name (or one of its
 // ancestors) whose hash is the session's projectHash.
-import { createHash } from 'node:crypto';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
+import { sha256Hex } from '../../fs/hash.js';
 
 /** The first candidate (or ancestor of one) hashing to `projectHash`, else undefined. */
 export function findProjectRoot(projectHash: string | undefined, candidates: readonly string[]): string | undefined {
@@ -19,7 +15,7 @@ export function findProjectRoot(projectHash: string | undefined, candidates: rea
     for (;;) {
       if (tried.has(dir)) break;
       tried.add(dir);
-      if (sha256(dir) === want) return dir;
+      if (sha256Hex(dir) === want) return dir;
       const up = dirname(dir);
       if (up === dir) break;
       dir = up;

@@ -1,7 +1,7 @@
 // The body pipeline (seed 003, in this order): home elision, the detail level, redaction of every
 // string value, the clips again, the body cap, serialisation, then a whole-body check of the bytes
 // that will travel. A body that still holds a secret, or no longer parses, is not sent.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../fs/hash.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import type { Detail, SessionRecord } from '../../record/types.js';
 import { makeSyncElider } from '../home-elide.js';
@@ -33,10 +33,6 @@ export function mapStrings<T>(value: T, f: (s: string) => string): T {
     return v;
   };
   return walk(value) as T;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /**
