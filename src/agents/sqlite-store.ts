@@ -4,6 +4,7 @@
 // a database is present.
 import { stat } from 'node:fs/promises';
 import type BetterSqlite3 from 'better-sqlite3';
+import { readExact } from '../fs/read-exact.js';
 import { notRegularFile, openRegular } from '../fs/read-open.js';
 import { errorCode, errorMessage, statFile } from '../fs/stat.js';
 import { asObject, type JsonObject } from '../json/narrow.js';
@@ -19,8 +20,7 @@ export async function looksLikeSqlite(path: string): Promise<boolean> {
   const { handle } = await openRegular(path);
   try {
     const head = Buffer.alloc(16);
-    const { bytesRead } = await handle.read(head, 0, 16, 0);
-    return bytesRead === 16 && head.equals(sqliteHeader);
+    return (await readExact(handle.fd, head, 16, 0)) === 16 && head.equals(sqliteHeader);
   } finally {
     await handle.close();
   }

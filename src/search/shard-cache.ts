@@ -1,6 +1,7 @@
 // Parsed, folded segments held in a byte-bounded LRU (seed 000: a 192 MiB arena keyed by the
 // content-named generation file), their n-gram filters, and each session's derived activity.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
+import { readExactSync } from '../fs/read-exact.js';
 import { readFile } from 'node:fs/promises';
 import { isNotFound } from '../fs/stat.js';
 import { deriveActive, type MessageRecord } from '../record/message-index.js';
@@ -76,11 +77,11 @@ function readFilter(path: string): NgramFilter | null {
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.alloc(fileHeaderBytes);
-    if (readSync(fd, head, 0, fileHeaderBytes, 0) !== fileHeaderBytes) return null;
+    if (readExactSync(fd, head, fileHeaderBytes, 0) !== fileHeaderBytes) return null;
     const n = filterLength(head);
     if (n === null || n > 1 << 24) return null;
     const buf = Buffer.alloc(n);
-    if (readSync(fd, buf, 0, n, fileHeaderBytes) !== n) return null;
+    if (readExactSync(fd, buf, n, fileHeaderBytes) !== n) return null;
     return NgramFilter.parse(buf);
   } finally {
     closeSync(fd);

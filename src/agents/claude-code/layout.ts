@@ -1,5 +1,6 @@
 // Where Claude Code keeps its files: the home, project folders, session and subagent file names.
 import { basename, dirname, join, sep } from 'node:path';
+import { readExact } from '../../fs/read-exact.js';
 import { openRegular } from '../../fs/read-open.js';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import type { HomeLookup } from '../types.js';
@@ -79,8 +80,7 @@ export async function readHead(path: string, bytes = headBytes): Promise<string>
   const { handle } = await openRegular(path);
   try {
     const buf = Buffer.allocUnsafe(bytes);
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
-    return buf.toString('utf8', 0, bytesRead);
+    return buf.toString('utf8', 0, await readExact(handle.fd, buf, bytes, 0));
   } finally {
     await handle.close();
   }

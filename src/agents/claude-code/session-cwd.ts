@@ -1,6 +1,7 @@
 // The working directory a Claude Code transcript names: every line carries `cwd`, so the first
 // lines say it without a parse.
 import { constants } from 'node:fs';
+import { readExact } from '../../fs/read-exact.js';
 import { open } from 'node:fs/promises';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import type { DiscoveredSession } from '../types.js';
@@ -18,7 +19,7 @@ export async function claudeSessionCwd(session: DiscoveredSession): Promise<stri
   }
   try {
     const buf = Buffer.alloc(peekBytes);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const bytesRead = await readExact(handle.fd, buf, buf.length, 0);
     for (const line of buf.toString('utf8', 0, bytesRead).split('\n')) {
       const cwd = str(parseObjectLine(line), 'cwd');
       if (cwd !== undefined && cwd !== '') return cwd;

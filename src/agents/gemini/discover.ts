@@ -1,7 +1,8 @@
 // Finds Gemini CLI chats under a home: `tmp/<project-hash>/chats/session-*.json` and `.jsonl`,
 // reading at most a first line (JSONL) or the first 64 KiB (JSON) for the session id.
 // File calls are synchronous: discovery peeks at every chat, a few small reads each.
-import { closeSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, readdirSync } from 'node:fs';
+import { readExactSync } from '../../fs/read-exact.js';
 import { basename, dirname, join } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import { readFirstLineSync } from '../../fs/read-lines.js';
@@ -24,7 +25,7 @@ function readPrefix(path: string, bytes: number): string {
   const { fd } = openRegularSync(path);
   try {
     const buf = Buffer.alloc(bytes);
-    const bytesRead = readSync(fd, buf, 0, bytes, 0);
+    const bytesRead = readExactSync(fd, buf, bytes, 0);
     return buf.toString('utf8', 0, bytesRead);
   } finally {
     closeSync(fd);

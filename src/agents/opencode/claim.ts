@@ -1,6 +1,5 @@
 // Recognises an OpenCode session named on the command line: a JSON-tree session file, a database
 // (its most recently updated top-level session), `<database>#<session id>`, or an agentlog export.
-import { openRegular } from '../../fs/read-open.js';
 import { dirname } from 'node:path';
 import { num, obj, text, type JsonObject } from '../../json/narrow.js';
 import { statFile } from '../../fs/stat.js';
@@ -12,19 +11,9 @@ import { scanJsonTree, storageOf } from './json-tree.js';
 import { parseDatabaseLocator } from './locator.js';
 import { sessionFromJson } from './model.js';
 import { splitRoots } from './session-roots.js';
-import { hasSqliteHeader, listDatabaseSessions } from './sqlite.js';
+import { listDatabaseSessions } from './sqlite.js';
+import { looksLikeSqlite } from '../sqlite-store.js';
 import { isRegularFile } from '../../fs/stat.js';
-
-async function looksLikeSqlite(path: string): Promise<boolean> {
-  const { handle } = await openRegular(path);
-  try {
-    const head = Buffer.alloc(16);
-    const { bytesRead } = await handle.read(head, 0, 16, 0);
-    return hasSqliteHeader(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
-}
 
 /** A session file: an id, a directory or project, and a creation time, but no message role. */
 function isSessionInfo(value: JsonObject): boolean {

@@ -15,12 +15,6 @@ export const defaultBusyTimeoutMs = 2000;
 /** A database file name OpenCode writes: `opencode.db`, or `opencode-<channel>.db`. */
 export const databaseName = /^opencode(?:-[A-Za-z0-9._-]+)?\.db$/;
 
-const sqliteHeader = Buffer.from('SQLite format 3\0', 'latin1');
-
-export function hasSqliteHeader(head: Buffer): boolean {
-  return head.length >= sqliteHeader.length && head.subarray(0, sqliteHeader.length).equals(sqliteHeader);
-}
-
 async function openReadOnly(path: string, busyTimeoutMs: number): Promise<BetterSqlite3.Database> {
   // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever.
   const { handle } = await openRegular(path);
