@@ -3,7 +3,7 @@ import type { AgentReader } from '../types.js';
 import { claimClaude } from './claim.js';
 import { claudeCustody, claudeTree } from './custody.js';
 import { discoverClaude } from './discover.js';
-import { claudeMessages } from './messages.js';
+import { claudeMessages } from './search-messages.js';
 import { claudeHomes } from './layout.js';
 import { parseClaude } from './parse.js';
 import { claudeSessionCwd } from './session-cwd.js';

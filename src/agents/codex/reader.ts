@@ -4,7 +4,7 @@ import { join, relative, basename, isAbsolute } from 'node:path';
 import type { AgentReader, DiscoveredSession, HomeLookup, TreeEntry } from '../types.js';
 import { claimRollout } from './claim.js';
 import { discoverCodex } from './discover.js';
-import { codexMessages } from './messages.js';
+import { codexMessages } from './search-messages.js';
 import { codexEntryView } from './entry-view.js';
 import { parseCodexSession } from './parse.js';
 

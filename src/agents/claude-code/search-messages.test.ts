@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
 import type { MessageExtract, MessageResume } from '../../record/message-index.js';
 import { discoverClaude } from './discover.js';
-import { claudeMessages } from './messages.js';
+import { claudeMessages } from './search-messages.js';
 import { assistant, jsonl, sessionId, toolResult, toolUse, user, writeMain, writeSubagent } from './test-support/fixtures.js';
 
 async function extractHome(home: string, from: MessageResume | null = null): Promise<MessageExtract> {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import { deriveActive, type MessageExtract, type MessageResume } from '../../record/message-index.js';
 import { discoverCodex } from './discover.js';
-import { codexMessages } from './messages.js';
+import { codexMessages } from './search-messages.js';
 import { Rollout, writeRollout } from './test-support/rollout-fixture.js';
 
 const id = '019a0000-0000-7000-8000-000000000001';
