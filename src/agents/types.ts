@@ -177,6 +177,11 @@ export interface MessageExtractor {
   /** Bumped whenever the output changes: the index rebuilds sessions extracted by another version. */
   readonly version: number;
   /**
+   * Set when the records' locators are native (`native_*`: a session in agentlog's own session-log
+   * format); every other extractor mints external ones, and a locator of the other family is not its.
+   */
+  readonly nativeLocators?: true;
+  /**
    * Reads a session's user and assistant prose. With `from`, resumes after the files' consumed
    * offsets and returns only the new records; never throws for bad content.
    */

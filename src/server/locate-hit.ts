@@ -58,7 +58,7 @@ async function recordsOf(loc: Located): Promise<MessageRecord[] | null> {
 /** What the locator points at now, or why it cannot be followed. */
 export async function planLocate(loc: Located, locator: Locator): Promise<LocatePlan> {
   const native = nativeKinds.has(locator.kind);
-  if (native !== (loc.agent === 'intendant'))
+  if (native !== (loc.reader.messages.nativeLocators === true))
     return { state: 'unavailable', reason: `a ${locator.kind} locator does not belong to a ${loc.reader.displayName} session` };
   const file = 'file' in locator && locator.kind !== 'native_sidecar_span' ? locator.file : undefined;
   if (file !== undefined) {

@@ -51,4 +51,4 @@ async function extract(session: DiscoveredSession) {
   return legacy ? { ...out, coverageNotes: { ...legacyEraNotes } } : out;
 }
 
-export const intendantSearchMessages: MessageExtractor = { version: intendantMessagesVersion, extract };
+export const intendantSearchMessages: MessageExtractor = { version: intendantMessagesVersion, nativeLocators: true, extract };
