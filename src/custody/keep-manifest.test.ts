@@ -190,6 +190,24 @@ describe('KeepManifest', () => {
     expect(await o.save(false)).toBe(false);
   });
 
+  it('trusts nothing of an envelope its schema refuses, and rewrites it whole on the next save', async () => {
+    const root = await tempDir();
+    const m = await KeepManifest.load(scope(root));
+    m.recordFile('a.jsonl', facts(5));
+    m.noteFacts('a.jsonl');
+    await m.save(false);
+    const good = JSON.parse(await readFile(join(root, '.keep-manifest'), 'utf8')) as Record<string, unknown>;
+    for (const bad of [{ facts: ['a.jsonl', 7] }, { version: 2 }, { files: [] }, { home: null }, { format: 'other' }]) {
+      await writeFile(join(root, '.keep-manifest'), JSON.stringify({ ...good, ...bad }));
+      const n = await KeepManifest.load(scope(root));
+      expect(n.vouchesFor('a.jsonl', facts(5)), JSON.stringify(bad)).toBe(false);
+      expect(n.hasFacts('a.jsonl'), JSON.stringify(bad)).toBe(false);
+      n.recordFile('a.jsonl', facts(5));
+      expect(await n.save(false), JSON.stringify(bad)).toBe(true);
+      expect(JSON.parse(await readFile(join(root, '.keep-manifest'), 'utf8'))).toMatchObject({ version: 1, facts: [] });
+    }
+  });
+
   it('holds any relPath as a plain key, `__proto__` included, and nothing it was not told', async () => {
     const root = await tempDir();
     const m = await KeepManifest.load(scope(root));

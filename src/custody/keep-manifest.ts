@@ -8,6 +8,7 @@
 // vouched files, so a kept file removed or edited by hand stays so until its vendor file changes;
 // deleting `.keep-manifest` makes the next keep compare every file on both sides.
 import { join } from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionFile } from '../agents/types.js';
 import { manifestFile, tempPath } from './paths.js';
@@ -40,37 +41,42 @@ const maxManifestBytes = 256 * 1024 * 1024;
  */
 export const racyMarginMs = 2000;
 
-type FileRow = [size: number, mtimeMs: number, dev: number, ino: number];
-type StampRow = [path: string, size: number, mtimeMs: number];
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const count = z.number().finite();
 
-interface ManifestDoc {
-  format: typeof format;
-  version: typeof version;
-  installation: string;
-  home: string;
+// The envelope is checked whole at load; the entries, each by its schema only when looked up: a
+// pass over tens of thousands of entries up front would cost more than the keep it shortens.
+const manifestSchema = z.object({
+  format: z.literal(format),
+  version: z.literal(version),
+  installation: z.string(),
+  home: z.string(),
+  files: z.custom<Record<string, unknown>>(isObj),
+  exports: z.custom<Record<string, unknown>>(isObj),
+  facts: z.array(z.string()),
+});
+/** A file entry: size, mtime, device, inode. */
+const fileRowSchema = z.tuple([count, count, count, count]);
+/** An export entry: the files it was made from (path, size, mtime) and its size. */
+const exportRowSchema = z.object({ from: z.array(z.tuple([z.string(), count, count])), size: count });
+type FileRow = z.infer<typeof fileRowSchema>;
+type StampRow = z.infer<typeof exportRowSchema>['from'][number];
+type ManifestDoc = Omit<z.infer<typeof manifestSchema>, 'files' | 'exports'> & {
   files: Record<string, FileRow>;
   exports: Record<string, { from: StampRow[]; size: number }>;
-  facts: string[];
-}
-
-// Narrowed by hand, entry by entry and only when looked up: a schema pass over tens of thousands of
-// entries would cost more than the keep it is there to shorten.
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+};
 
 function fileRow(v: unknown): FileFacts | null {
-  if (!Array.isArray(v) || v.length !== 4 || !isNum(v[0]) || !isNum(v[1]) || !isNum(v[2]) || !isNum(v[3])) return null;
-  return { size: v[0], mtimeMs: v[1], dev: v[2], ino: v[3] };
+  const r = fileRowSchema.safeParse(v);
+  if (!r.success) return null;
+  const [size, mtimeMs, dev, ino] = r.data;
+  return { size, mtimeMs, dev, ino };
 }
 
 function exportRow(v: unknown): ExportMark | null {
-  if (!isObj(v) || !isNum(v.size) || !Array.isArray(v.from)) return null;
-  const from: SessionFile[] = [];
-  for (const s of v.from) {
-    if (!Array.isArray(s) || s.length !== 3 || typeof s[0] !== 'string' || !isNum(s[1]) || !isNum(s[2])) return null;
-    from.push({ path: s[0], size: s[1], mtimeMs: s[2] });
-  }
-  return { from, size: v.size };
+  const r = exportRowSchema.safeParse(v);
+  if (!r.success) return null;
+  return { from: r.data.from.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs })), size: r.data.size };
 }
 
 const sameFacts = (a: FileFacts, b: FileFacts): boolean =>
@@ -183,22 +189,15 @@ export class KeepManifest {
       m.changed = true;
       return m;
     }
-    if (
-      !isObj(doc) ||
-      doc.format !== format ||
-      doc.version !== version ||
-      doc.installation !== scope.installation ||
-      doc.home !== scope.home ||
-      !isObj(doc.files) ||
-      !isObj(doc.exports) ||
-      !Array.isArray(doc.facts)
-    ) {
+    const parsed = manifestSchema.safeParse(doc);
+    // Not ours, of another version or made for another home: not trusted, rebuilt by this keep.
+    if (!parsed.success || parsed.data.installation !== scope.installation || parsed.data.home !== scope.home) {
       m.changed = true;
       return m;
     }
-    m.files = new Table(doc.files, fileRow);
-    m.exports = new Table(doc.exports, exportRow);
-    for (const rel of doc.facts) if (typeof rel === 'string') m.facts.add(rel);
+    m.files = new Table(parsed.data.files, fileRow);
+    m.exports = new Table(parsed.data.exports, exportRow);
+    for (const rel of parsed.data.facts) m.facts.add(rel);
     return m;
   }
 
