@@ -1,6 +1,7 @@
 // The `search_messages` tool: the hits of `agentlog search --json`, flattened, at most 20 a call,
 // paged by an opaque cursor that remembers the index page and how far into it the last call read.
 import { z } from 'zod';
+import { readers } from '../agents/registry.js';
 import { agentIds } from '../record/types.js';
 import { search } from '../search/query.js';
 import { AgentlogError } from '../errors.js';
@@ -57,7 +58,9 @@ function decodeCursor(raw: string): { c: string | null; s: number } {
 const encodeCursor = (c: string | null, s: number): string => Buffer.from(JSON.stringify({ c, s }), 'utf8').toString('base64url');
 
 export const searchMessagesDescription =
-  'Full-text search over what was said in past coding-agent sessions on this machine (Claude Code, Codex, Gemini CLI, Kimi, Pi, OpenCode, Intendant): user and assistant messages, subagents included, newest sessions first. Use it to find earlier decisions, fixes or discussions ("where did we fix the flaky upload test?"). Every word of `query` must occur in the same message. Each hit gives the agent, session id, repo, role, time and a snippet, plus a `locator`: pass agent, session_id and that locator to read_session to read the conversation around the hit. When `cursor` is not null, call again with it for more hits.';
+  'Full-text search over what was said in past coding-agent sessions on this machine (' +
+  readers.map((r) => r.displayName).join(', ') +
+  '): user and assistant messages, subagents included, newest sessions first. Use it to find earlier decisions, fixes or discussions ("where did we fix the flaky upload test?"). Every word of `query` must occur in the same message. Each hit gives the agent, session id, repo, role, time and a snippet, plus a `locator`: pass agent, session_id and that locator to read_session to read the conversation around the hit. When `cursor` is not null, call again with it for more hits.';
 
 /** Runs the search, flattening session groups into hits and filtering by repo. */
 export async function searchMessages(ctx: ToolContext, args: Args): Promise<z.infer<z.ZodObject<typeof searchMessagesOutput>>> {
