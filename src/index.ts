@@ -17,8 +17,8 @@ export type {
   SessionFile,
   TreeEntry,
 } from './agents/types.js';
-export { claudeCodeReader } from './agents/claude-code/reader.js';
-export { codexReader } from './agents/codex/reader.js';
+export { claudeCodeReader } from './agents/claude-code/index.js';
+export { codexReader } from './agents/codex/index.js';
 export { crushReader } from './agents/crush/index.js';
 export { cursorReader } from './agents/cursor/index.js';
 export { geminiReader } from './agents/gemini/index.js';

@@ -1,8 +1,8 @@
 // Every agent reader agentlog knows, in the order `claim` tries them. Adding an agent is one line.
 import type { AgentId } from '../record/types.js';
 import type { AgentReader } from './types.js';
-import { claudeCodeReader } from './claude-code/reader.js';
-import { codexReader } from './codex/reader.js';
+import { claudeCodeReader } from './claude-code/index.js';
+import { codexReader } from './codex/index.js';
 import { kimiReader } from './kimi/index.js';
 import { piReader } from './pi/index.js';
 import { intendantReader } from './intendant/index.js';

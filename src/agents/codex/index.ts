@@ -1,0 +1,2 @@
+// Codex: rollouts under `~/.codex/sessions/YYYY/MM/DD/`.
+export { codexReader } from './reader.js';
