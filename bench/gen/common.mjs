@@ -163,6 +163,11 @@ export function newStats() {
   return { sessions: 0, files: 0, bytes: 0, ids: [], tokens: { input: 0, output: 0, cacheRead: 0, cacheCreate: 0 } };
 }
 
+/**
+ * Adds one reply's usage to the stats in the record's convention (src/record/types.ts), which the
+ * bench compares with the scan: `input` without the cache reads and writes, whatever the vendor
+ * folds into its own prompt figure.
+ */
 export function countTokens(stats, input, output, cacheRead, cacheCreate) {
   stats.tokens.input += input;
   stats.tokens.output += output;

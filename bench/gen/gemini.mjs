@@ -90,8 +90,9 @@ function conversation(r, cwd, startMs, target, partsContent, stats) {
       const thoughts = between(r, 0, 800);
       const tool = final ? 0 : between(r, 0, 300);
       const tokens = { input, output, cached: between(r, 0, input), thoughts, tool, total: input + output + thoughts + tool };
-      // The record counts the tool-use prompt as input (reasoning tokens are not checked here).
-      countTokens(stats, input + tool, output, tokens.cached, 0);
+      // `cached` is the part of `input` served from the cache: the record counts it once, as a cache
+      // read, and the tool-use prompt as input (reasoning tokens are not checked here).
+      countTokens(stats, input - tokens.cached + tool, output, tokens.cached, 0);
       const m = {
         id: uuid(r),
         timestamp: at(),

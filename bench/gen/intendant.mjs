@@ -80,14 +80,13 @@ class SessionWriter {
   assistant(text) {
     const r = this.r;
     const span = this.sidecar(`turns/turn_${pad3(this.turn)}_model.txt`, text);
-    const tokens = {
-      prompt: between(r, 2000, 40_000),
-      completion: between(r, 20, 1500),
-      cached: between(r, 0, 30_000),
-      cache_creation: between(r, 0, 2000),
-    };
+    const prompt = between(r, 2000, 40_000);
+    const completion = between(r, 20, 1500);
+    // `prompt` includes its cached part (`total` = prompt + completion), so `cached` ≤ `prompt`; the
+    // record counts that part once, as a cache read.
+    const tokens = { prompt, completion, cached: between(r, 0, prompt), cache_creation: between(r, 0, 2000) };
     tokens.total = tokens.prompt + tokens.completion;
-    countTokens(this.stats, tokens.prompt, tokens.completion, tokens.cached, tokens.cache_creation);
+    countTokens(this.stats, tokens.prompt - tokens.cached, tokens.completion, tokens.cached, tokens.cache_creation);
     this.row('model_response', {
       message: text.slice(0, 200),
       data: { content_length: span.len, model_bytes: span.len, model_offset: span.offset, tokens },

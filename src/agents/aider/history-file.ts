@@ -70,8 +70,11 @@ export function readRun(path: string, offset: number): { text: string; clipped: 
       const data = chunk.subarray(0, got);
       // The run's own header has no newline before it inside the run, so it never matches.
       const edge = tail.length === 0 ? -1 : Buffer.concat([tail, data.subarray(0, marker.length - 1)]).indexOf(marker);
-      const at = edge !== -1 ? edge - tail.length : data.indexOf(marker);
-      if (at !== -1) {
+      const inside = edge === -1 ? data.indexOf(marker) : -1;
+      if (edge !== -1 || inside !== -1) {
+        // Where the next header's newline lies from this chunk's start: negative when it lies in the
+        // chunk before (-1, that chunk's last byte, is a place there, not "not found").
+        const at = edge !== -1 ? edge - tail.length : inside;
         // Keep the newline that ends the run's last line (it may lie in the chunk before).
         if (at + 1 >= 0) parts.push(data.subarray(0, at + 1));
         else {
