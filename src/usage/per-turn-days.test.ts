@@ -12,6 +12,7 @@ import * as kimi from '../agents/kimi/test-support/wire.js';
 import * as opencode from '../agents/opencode/test-support/fixtures.js';
 import * as pi from '../agents/pi/test-support/pi.js';
 import * as cline from '../agents/cline/test-support/tasks.js';
+import * as droid from '../agents/droid/test-support/session.js';
 import { Chat as QwenChat, say as qwenSay, writeChat as writeQwenChat } from '../agents/qwen/test-support/chat.js';
 import { readerFor } from '../agents/registry.js';
 import type { AgentId } from '../record/types.js';
@@ -35,7 +36,7 @@ interface Case {
 // Every reader whose log states each request's tokens puts them on the request's turn. Copilot
 // (per-model totals at each shutdown), Droid, Goose and Crush (per-session counters) and Aider (per
 // reply, but no time but the run's start) state none with its own time, and Cursor none at all:
-// their days stay estimates (`estimated_day_split_sessions` says how many), tested in report.test.ts.
+// their days stay estimates (`estimated_day_split_sessions` says how many), tested below on Droid.
 const cases: Partial<Record<AgentId, Case>> = {
   claude_code: {
     extraPerRequest: 0,
@@ -404,6 +405,33 @@ describe('a request with no turn of its own still lands on its own day', () => {
     expect(r.days).toEqual([
       ['2025-12-31', 110 + 220],
       ['2026-01-01', 440],
+    ]);
+  });
+});
+
+describe('a log with session totals only (Droid): days are an estimate, totals exact', () => {
+  it('shares the session’s tokens over its three answers’ days and says the days are estimated', async () => {
+    const s = (ms: number): number => (ms - droid.t0) / 1000;
+    const write = async (home: string): Promise<void> => {
+      const session = new droid.Session('droid-midnight');
+      for (const i of [0, 1, 2])
+        session.user(`u${i}`, s(ask(i)), `ask ${i}`).assistant(`a${i}`, s(requests[i] as number), [droid.say(`answer ${i}`)]);
+      // 700 input and 70 output for the whole session: Droid's settings state no per-request figure.
+      await droid.writeSession(home, session, {
+        inputTokens: 700,
+        outputTokens: 70,
+        cacheCreationTokens: 0,
+        cacheReadTokens: 0,
+        thinkingTokens: 0,
+      });
+    };
+    const r = await daily('droid', 'UTC', write);
+    expect(r.estimated).toBe(1);
+    expect(r.tokens).toEqual(r.scanTokens);
+    // A third of each count per answer (the remainder to the first): 234+24 and 233+23 on Dec 31, 233+23 on Jan 1.
+    expect(r.days).toEqual([
+      ['2025-12-31', 258 + 256],
+      ['2026-01-01', 256],
     ]);
   });
 });
