@@ -11,8 +11,12 @@ import { FixtureSession as IntendantSession } from '../agents/intendant/test-sup
 import * as kimi from '../agents/kimi/test-support/wire.js';
 import * as opencode from '../agents/opencode/test-support/fixtures.js';
 import * as pi from '../agents/pi/test-support/pi.js';
+import * as cline from '../agents/cline/test-support/tasks.js';
+import * as droid from '../agents/droid/test-support/session.js';
+import { Chat as QwenChat, say as qwenSay, writeChat as writeQwenChat } from '../agents/qwen/test-support/chat.js';
 import { readerFor } from '../agents/registry.js';
 import type { AgentId } from '../record/types.js';
+import { scan } from '../scan/scan.js';
 import { usageReport } from './collect.js';
 
 const requests = ['2025-12-31T14:50:00.000Z', '2025-12-31T15:10:00.000Z', '2026-01-01T00:10:00.000Z'].map((t) => Date.parse(t));
@@ -29,8 +33,10 @@ interface Case {
   extraPerRequest: number;
 }
 
-// The first seven readers put each request's usage on its turn. The eight added after them are not
-// here yet: their days are still split by estimate (`estimated_day_split_sessions` says how many).
+// Every reader whose log states each request's tokens puts them on the request's turn. Copilot
+// (per-model totals at each shutdown), Droid, Goose and Crush (per-session counters) and Aider (per
+// reply, but no time but the run's start) state none with its own time, and Cursor none at all:
+// their days stay estimates (`estimated_day_split_sessions` says how many), tested below on Droid.
 const cases: Partial<Record<AgentId, Case>> = {
   claude_code: {
     extraPerRequest: 0,
@@ -179,7 +185,42 @@ const cases: Partial<Record<AgentId, Case>> = {
       ]);
     },
   },
+  qwen: {
+    // Qwen Code states the cached part inside the prompt count: the reader takes it out, so none here.
+    extraPerRequest: 0,
+    async write(home) {
+      const s = (ms: number): number => (ms - Date.parse('2026-05-02T10:00:00.000Z')) / 1000;
+      const chat = new QwenChat('qwen-midnight');
+      for (const i of [0, 1, 2]) {
+        chat.user(`u${i}`, s(ask(i)), `ask ${i}`);
+        chat.assistant(`a${i}`, s(requests[i] as number), [qwenSay(`answer ${i}`)], {
+          promptTokenCount: input[i],
+          candidatesTokenCount: output[i],
+          totalTokenCount: (input[i] as number) + (output[i] as number),
+        });
+      }
+      await writeQwenChat(home, chat);
+    },
+  },
+  cline: { extraPerRequest: 0, write: (home) => writeClineTask(home) },
+  roo_code: { extraPerRequest: 0, write: (home) => writeClineTask(home) },
 };
+
+/** A task of three requests, each announced (`api_req_started`) at its own time, as Cline and Roo Code write it. */
+async function writeClineTask(home: string): Promise<void> {
+  const api: unknown[] = [];
+  const ui: unknown[] = [];
+  for (const i of [0, 1, 2]) {
+    const userIndex = api.length;
+    api.push(i === 0 ? cline.taskMessage('ask 0', '/work/app', ask(0)) : { role: 'user', content: [cline.text(`ask ${i}`)], ts: ask(i) });
+    ui.push(cline.ui(ask(i), 'say', i === 0 ? 'task' : 'user_feedback', `ask ${i}`, userIndex - 1));
+    ui.push(cline.apiReq(requests[i] as number, userIndex, { tokensIn: input[i] as number, tokensOut: output[i] as number }));
+    api.push(
+      cline.assistantMessage([cline.text(`answer ${i}`)], { ...cline.clineModel('claude-sonnet-4-5'), ts: (requests[i] as number) + 1000 }),
+    );
+  }
+  await cline.writeTask(home, '1767192540000', { api, ui });
+}
 
 function caseFor(agent: AgentId): Case {
   const c = cases[agent];
@@ -191,13 +232,14 @@ async function daily(
   agent: AgentId,
   timeZone: string,
   write: (home: string) => Promise<void> = caseFor(agent).write,
-): Promise<{ days: [string, number][]; estimated: number }> {
+): Promise<{ days: [string, number][]; estimated: number; tokens: number[]; scanTokens: number[] }> {
   const reader = readerFor(agent);
   if (reader === undefined) throw new Error(agent);
   const home = await tempDir();
   await write(home);
+  const agents = [{ reader, homes: [home] }];
   const report = await usageReport({
-    agents: [{ reader, homes: [home] }],
+    agents,
     stateRoot: null,
     userHome: null,
     readerVersion: 'test',
@@ -205,7 +247,21 @@ async function daily(
     timeZone,
     byAgent: false,
   });
-  return { days: report.rows.map((r) => [r.period, r.totalTokens]), estimated: report.estimatedDaySplit };
+  const listed = await scan({ agents, stateRoot: null, userHome: null, readerVersion: 'test' });
+  const t = report.totals;
+  const scanTokens = [0, 0, 0, 0];
+  for (const row of listed.sessions) {
+    const w = row.totals_with_subagents;
+    [w.input_tokens, w.output_tokens, w.cache_creation_tokens, w.cache_read_tokens].forEach((v, i) => {
+      scanTokens[i] = (scanTokens[i] as number) + v;
+    });
+  }
+  return {
+    days: report.rows.map((r) => [r.period, r.totalTokens]),
+    estimated: report.estimatedDaySplit,
+    tokens: [t.inputTokens, t.outputTokens, t.cacheCreationTokens, t.cacheReadTokens],
+    scanTokens,
+  };
 }
 
 describe.each(Object.keys(cases) as AgentId[])('%s: a session over midnight', (agent) => {
@@ -214,6 +270,8 @@ describe.each(Object.keys(cases) as AgentId[])('%s: a session over midnight', (a
   it('splits at UTC midnight by each request’s own time', async () => {
     const r = await daily(agent, 'UTC');
     expect(r.estimated).toBe(0);
+    expect(r.scanTokens.reduce((a, b) => a + b)).toBeGreaterThan(0);
+    expect(r.tokens).toEqual(r.scanTokens);
     expect(r.days).toEqual([
       ['2025-12-31', request(0) + request(1)],
       ['2026-01-01', request(2)],
@@ -289,6 +347,91 @@ describe('a request with no turn of its own still lands on its own day', () => {
     expect(r.days).toEqual([
       ['2025-12-31', 110],
       ['2026-01-01', 220],
+    ]);
+  });
+  it('qwen: a rewound request, billed on the day it ran (UTC)', async () => {
+    const s = (ms: number): number => (ms - Date.parse('2026-05-02T10:00:00.000Z')) / 1000;
+    const usage = (i: number) => ({
+      promptTokenCount: input[i],
+      candidatesTokenCount: output[i],
+      totalTokenCount: (input[i] as number) + (output[i] as number),
+    });
+    const write = async (home: string): Promise<void> => {
+      const chat = new QwenChat('qwen-rewind')
+        .user('u0', s(ask(0)), 'ask 0')
+        .assistant('a0', s(requests[0] as number), [qwenSay('answer 0')], usage(0))
+        .user('x1', s(ask(1)), 'ask 1')
+        .assistant('y1', s(requests[1] as number), [qwenSay('answer 1')], usage(1))
+        // `/rewind` back to a0: y1 stays in the file on a dead branch, billed on Dec 31.
+        .user('u2', s(ask(2)), 'ask 2', { parent: 'a0' })
+        .assistant('a2', s(requests[2] as number), [qwenSay('answer 2')], usage(2));
+      await writeQwenChat(home, chat);
+    };
+    const r = await daily('qwen', 'UTC', write);
+    expect(r.estimated).toBe(0);
+    expect(r.tokens).toEqual(r.scanTokens);
+    expect(r.days).toEqual([
+      ['2025-12-31', 110 + 220],
+      ['2026-01-01', 440],
+    ]);
+  });
+
+  it.each(['cline', 'roo_code'] as const)('%s: requests no turn carries, billed on the day each was said (UTC)', async (agent) => {
+    const write = async (home: string): Promise<void> => {
+      const req = (i: number) => ({ tokensIn: input[i] as number, tokensOut: output[i] as number });
+      await cline.writeTask(home, '1767192540001', {
+        api: [
+          cline.taskMessage('ask 0', '/work/app', ask(0)),
+          cline.assistantMessage([cline.text('answer 0')], { ts: (requests[0] as number) + 1000 }),
+          { role: 'user', content: [cline.text('ask 2')], ts: ask(2) },
+          cline.assistantMessage([cline.text('answer 2')], { ts: (requests[2] as number) + 1000 }),
+        ],
+        ui: [
+          cline.ui(ask(0), 'say', 'task', 'ask 0', -1),
+          cline.apiReq(requests[0] as number, 0, req(0)),
+          // A request whose answer never reached the conversation (it failed, then the person typed again):
+          // Cline says it as deleted requests, Roo Code as a request at an index no assistant message follows.
+          agent === 'cline'
+            ? cline.ui(requests[1] as number, 'say', 'deleted_api_reqs', JSON.stringify(req(1)), 1)
+            : cline.apiReq(requests[1] as number, -2, req(1)),
+          cline.ui(ask(2), 'say', 'user_feedback', 'ask 2', 1),
+          cline.apiReq(requests[2] as number, 2, req(2)),
+        ],
+      });
+    };
+    const r = await daily(agent, 'UTC', write);
+    expect(r.estimated).toBe(0);
+    expect(r.tokens).toEqual(r.scanTokens);
+    expect(r.days).toEqual([
+      ['2025-12-31', 110 + 220],
+      ['2026-01-01', 440],
+    ]);
+  });
+});
+
+describe('a log with session totals only (Droid): days are an estimate, totals exact', () => {
+  it('shares the session’s tokens over its three answers’ days and says the days are estimated', async () => {
+    const s = (ms: number): number => (ms - droid.t0) / 1000;
+    const write = async (home: string): Promise<void> => {
+      const session = new droid.Session('droid-midnight');
+      for (const i of [0, 1, 2])
+        session.user(`u${i}`, s(ask(i)), `ask ${i}`).assistant(`a${i}`, s(requests[i] as number), [droid.say(`answer ${i}`)]);
+      // 700 input and 70 output for the whole session: Droid's settings state no per-request figure.
+      await droid.writeSession(home, session, {
+        inputTokens: 700,
+        outputTokens: 70,
+        cacheCreationTokens: 0,
+        cacheReadTokens: 0,
+        thinkingTokens: 0,
+      });
+    };
+    const r = await daily('droid', 'UTC', write);
+    expect(r.estimated).toBe(1);
+    expect(r.tokens).toEqual(r.scanTokens);
+    // A third of each count per answer (the remainder to the first): 234+24 and 233+23 on Dec 31, 233+23 on Jan 1.
+    expect(r.days).toEqual([
+      ['2025-12-31', 258 + 256],
+      ['2026-01-01', 256],
     ]);
   });
 });

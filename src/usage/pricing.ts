@@ -84,6 +84,25 @@ export const prices: Readonly<Record<string, ModelPrice>> = {
   'kimi-k2': plain(0.6, 0.15, 2.5),
 };
 
+/**
+ * Models the agents' logs name that the table leaves unpriced on purpose, with why (checked
+ * 2026-12-01). Any other model outside the table is unpriced as "not in agentlog's price table".
+ */
+export const knownUnpriced: Readonly<Record<string, string>> = {
+  // The first-party pages (platform.kimi.ai's K2.7 Code quick start, Moonshot's model list) state no
+  // price; third-party gateways quote $0.95/$4.00 and $1.00/$3.00 per million with different cache rates.
+  'kimi-k2-7-code': 'Moonshot publishes no price for it that agentlog could cite',
+  // Alibaba Cloud Model Studio bills each request by its prompt length in tiers (0–32K, 32K–128K,
+  // 128K–256K, 256K–1M); the buckets keep only whether a prompt passed 200K tokens.
+  'qwen3-coder-plus': 'priced by prompt-length tiers (32K, 128K, 256K) the buckets do not keep',
+  '<unknown>': 'the log names no model',
+};
+
+/** Why `model` is unpriced (a reason for the ones above, else that the table lacks it). */
+export function unpricedReason(model: string): string {
+  return knownUnpriced[normaliseModel(model)] ?? knownUnpriced[model] ?? "not in agentlog's price table";
+}
+
 const canonicalIds = Object.keys(prices).sort((a, b) => b.length - a.length);
 // What may follow a canonical id in a logged name: a date, a snapshot, a release stage.
 const suffix = /^(\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|latest|preview(-.*)?|exp(-.*)?|\d{4}-preview|\d{2}-\d{2})$/;

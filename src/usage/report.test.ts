@@ -4,7 +4,7 @@ import { copyCorpus, tempDir } from '../../test/support/temp.js';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
 import type { AgentId } from '../record/types.js';
 import { type BucketRow, bucketsFromRecord, slotMs } from './buckets.js';
-import { canonicalModel, estimateCost } from './pricing.js';
+import { canonicalModel, estimateCost, unpricedReason } from './pricing.js';
 import { buildReport, type UsageQuery, type UsageSource } from './report.js';
 import { hasCorpus } from '../../test/support/corpus.js';
 
@@ -133,6 +133,37 @@ describe('pricing', () => {
     const t = { input: 250_000, output: 0, cacheWrite: 0, cacheRead: 0, reasoningApart: 0 };
     expect(estimateCost('claude-sonnet-4-5', { ...t, long: false })).toBeCloseTo(0.75, 9);
     expect(estimateCost('claude-sonnet-4-5', { ...t, long: true })).toBeCloseTo(1.5, 9);
+  });
+
+  it('prices every model the bench home and the agents’ fixtures name, or says why not', () => {
+    // From bench/gen/*.mjs and src/agents/*/test-support (grep of model names, 2026-12-01).
+    const priced = [
+      'claude-sonnet-4-5-20250929',
+      'claude-sonnet-4.5',
+      'anthropic/claude-sonnet-4-5',
+      'claude-haiku-4.5',
+      'claude-opus-4-1',
+      'claude-sonnet-4-20250514',
+      'gpt-5-codex',
+      'gpt-5.1-codex',
+      'gpt-5.3-codex',
+      'gpt-5.1',
+      'gpt-5',
+      'gpt-5-mini',
+      'gpt-4o-mini',
+      'o3',
+      'gemini-2.5-pro',
+      'gemini-3-flash-preview',
+    ];
+    for (const m of priced) expect(canonicalModel(m), m).not.toBeNull();
+    // Named on purpose, each with its reason; any other unknown name is "not in the table", never $0.
+    expect(unpricedReason('kimi-k2.7-code')).toMatch(/Moonshot publishes no price/);
+    expect(unpricedReason('moonshot-ai/kimi-k2.7-code')).toMatch(/Moonshot publishes no price/);
+    expect(unpricedReason('qwen3-coder-plus')).toMatch(/tiers/);
+    expect(unpricedReason('<unknown>')).toMatch(/no model/);
+    expect(unpricedReason('deepseek/deepseek-chat')).toBe("not in agentlog's price table");
+    for (const m of ['kimi-k2.7-code', 'qwen3-coder-plus', 'deepseek/deepseek-chat', 'gpt-5.6-luna'])
+      expect(estimateCost(m, { input: 1, output: 1, cacheWrite: 0, cacheRead: 0, reasoningApart: 0, long: false }), m).toBeNull();
   });
 
   it.skipIf(!hasCorpus)('estimates the real 774 KB Claude Code session within 0.5% of ccusage', async () => {

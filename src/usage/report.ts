@@ -4,7 +4,7 @@ import type { AgentId } from '../record/types.js';
 import type { UsageBuckets } from './buckets.js';
 import { conventions } from './conventions.js';
 import { type DayOf, localDays, undatedDay } from './local-day.js';
-import { estimateCost, pricingTable } from './pricing.js';
+import { estimateCost, pricingTable, unpricedReason } from './pricing.js';
 
 export const reportKinds = ['daily', 'monthly', 'session', 'model'] as const;
 export type ReportKind = (typeof reportKinds)[number];
@@ -70,6 +70,8 @@ export interface UsageReport {
   timeZone: string;
   /** Sessions whose days are estimates: the reader records no per-turn usage, so totals were shared over turns. */
   estimatedDaySplit: number;
+  /** The agents those sessions belong to. */
+  estimatedAgents: AgentId[];
 }
 
 interface ModelAcc {
@@ -159,6 +161,7 @@ export function buildReport(sources: readonly UsageSource[], query: UsageQuery, 
   const groups = new Map<string, RowAcc>();
   const bounded = query.since !== undefined || query.until !== undefined;
   let estimated = 0;
+  const estimatedAgents = new Set<AgentId>();
   for (const source of sources) {
     const conv = conventions[source.agent];
     let counted = false;
@@ -206,7 +209,10 @@ export function buildReport(sources: readonly UsageSource[], query: UsageQuery, 
         m.sources.add('estimate');
       }
     }
-    if (counted && source.buckets.basis === 'split') estimated++;
+    if (counted && source.buckets.basis === 'split') {
+      estimated++;
+      estimatedAgents.add(source.agent);
+    }
   }
   const rows = [...groups.values()].map((g) => finishRow(g, query.kind)).sort(order(query.kind));
   const sum = [0, 0, 0, 0, 0];
@@ -227,6 +233,7 @@ export function buildReport(sources: readonly UsageSource[], query: UsageQuery, 
     totals: { ...counts(sum), totalCost: cost, unpricedModels: [...unpriced].sort() },
     timeZone: query.timeZone,
     estimatedDaySplit: estimated,
+    estimatedAgents: [...estimatedAgents].sort(),
   };
 }
 
@@ -236,7 +243,13 @@ export function reportJson(report: UsageReport): Record<string, unknown> {
     [report.kind]: report.rows,
     totals: report.totals,
     timezone: report.timeZone,
-    pricing: { table: pricingTable.name, taken: pricingTable.taken, unpriced: report.totals.unpricedModels },
+    pricing: {
+      table: pricingTable.name,
+      taken: pricingTable.taken,
+      unpriced: report.totals.unpricedModels,
+      unpriced_reasons: Object.fromEntries(report.totals.unpricedModels.map((m) => [m, unpricedReason(m)])),
+    },
     estimated_day_split_sessions: report.estimatedDaySplit,
+    estimated_day_split_agents: report.estimatedAgents,
   };
 }

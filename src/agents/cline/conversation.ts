@@ -16,6 +16,8 @@ export interface Conversation {
   cwds: string[];
   /** `new_task` calls (Roo Code subtasks) with the child task id their result names, if any. */
   launches: { call: ToolCall; childId: string | null }[];
+  /** The request indexes (`conversationHistoryIndex`) whose usage an assistant turn carries. */
+  placedRequests: Set<number>;
   badRecords: number;
 }
 
@@ -66,7 +68,7 @@ function reasoningText(block: JsonObject): string {
 const childIdPattern = /(?:Subtask|Delegated to child task) ([A-Za-z0-9-]+)/;
 
 class Builder {
-  readonly out: Conversation = { turns: [], models: [], cwds: [], launches: [], badRecords: 0 };
+  readonly out: Conversation = { turns: [], models: [], cwds: [], launches: [], placedRequests: new Set(), badRecords: 0 };
   /** The last assistant turn's calls still waiting for a result, in order, and by native id. */
   private pending: ToolCall[] = [];
   private byId = new Map<string, ToolCall>();
@@ -145,7 +147,10 @@ class Builder {
     const turn: Turn = { role: 'assistant', at, text: clipMessage(texts.join('\n\n')), tool_calls: calls };
     if (this.model !== undefined) turn.model = this.model;
     const requests = this.input.ui?.requests.get(i - 1);
-    if (requests !== undefined && requests.length > 0) turn.usage = requests.reduce((t, r) => addTotals(t, r.usage), emptyTotals());
+    if (requests !== undefined && requests.length > 0) {
+      turn.usage = requests.reduce((t, r) => addTotals(t, r.usage), emptyTotals());
+      this.out.placedRequests.add(i - 1);
+    }
     this.out.turns.push(turn);
   }
 

@@ -8,7 +8,7 @@ import { emptyTotals, type SessionRecord, type Subagent, type SubagentStatus, ty
 import type { DiscoveredSession, FileProblem, ParsedSession } from '../types.js';
 import { readConversation, type Conversation } from './conversation.js';
 import { readDocument, taskFileNames } from './task-files.js';
-import { readUiMessages, type UiFacts } from './ui-messages.js';
+import { readUiMessages, type UiFacts, usageApart } from './ui-messages.js';
 import type { ClineAgentId } from './variant.js';
 
 interface TaskRead {
@@ -112,6 +112,8 @@ function subagentOf(task: TaskRead): Subagent {
   Object.assign(sub, span(sub.turns, task.ui));
   sub.status = statusOf[task.item.status ?? ''] ?? null;
   sub.totals = task.ui?.totals ?? emptyTotals();
+  const apart = usageApart(task.ui, task.conversation.placedRequests);
+  if (apart.length > 0) sub.usage_apart = apart;
   return sub;
 }
 
@@ -121,6 +123,8 @@ function recordOf(agent: ClineAgentId, root: TaskRead): { record: SessionRecord;
   for (const m of [...root.conversation.models, ...(root.ui?.models ?? [])]) noteModel(record.models, m);
   Object.assign(record, span(record.turns, root.ui));
   record.totals = root.ui?.totals ?? (emptyTotals() satisfies Totals);
+  const apart = usageApart(root.ui, root.conversation.placedRequests);
+  if (apart.length > 0) record.usage_apart = apart;
   const cwds: string[] = [];
   for (const d of [root.item.workspace, ...root.conversation.cwds]) if (d !== undefined && !cwds.includes(d)) cwds.push(d);
   record.repo = cwds[0] ?? '';

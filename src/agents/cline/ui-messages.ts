@@ -1,7 +1,7 @@
 // What `ui_messages.json` adds to the conversation: each API request's token figures (the agents'
 // own usage rule), the model that served it, and the times the conversation itself may lack.
 import { asObject, isObject, num, obj, str, type JsonObject } from '../../json/narrow.js';
-import { addTotals, emptyTotals, type Totals } from '../../record/types.js';
+import { addTotals, emptyTotals, type Totals, type UsageApart } from '../../record/types.js';
 import type { ClineAgentId } from './variant.js';
 
 export interface ApiRequest {
@@ -15,6 +15,8 @@ export interface UiFacts {
   totals: Totals;
   /** Requests by the conversation index that was last when each started (`conversationHistoryIndex`). */
   requests: Map<number, ApiRequest[]>;
+  /** Counts said apart from any request (Cline's deleted requests and subagent batches, Roo Code's condensing cost). */
+  extra: ApiRequest[];
   /** The time of the last UI message said at each conversation index. */
   lastTs: Map<number, number>;
   /** Whether any message carried `conversationHistoryIndex` (older Cline versions did not). */
@@ -60,6 +62,7 @@ export function readUiMessages(agent: ClineAgentId, messages: readonly unknown[]
   const facts: UiFacts = {
     totals: emptyTotals(),
     requests: new Map(),
+    extra: [],
     lastTs: new Map(),
     indexed: false,
     models: [],
@@ -96,11 +99,16 @@ export function readUiMessages(agent: ClineAgentId, messages: readonly unknown[]
       const req = at === undefined ? undefined : started[at];
       if (req !== undefined) req.info = { ...req.info, ...parseText(value) };
     } else if (agent === 'cline' && clineExtraUsage.has(say)) {
-      addTotals(facts.totals, usageOf(agent, parseText(value)));
+      const usage = usageOf(agent, parseText(value));
+      addTotals(facts.totals, usage);
+      facts.extra.push({ usage, ts });
     } else if (agent === 'roo_code' && say === 'condense_context') {
       // Roo Code adds the cost of condensing the context to the task's cost.
       const cost = num(obj(value, 'contextCondense'), 'cost');
-      if (cost !== undefined) facts.totals.cost_usd = (facts.totals.cost_usd ?? 0) + cost;
+      if (cost !== undefined) {
+        facts.totals.cost_usd = (facts.totals.cost_usd ?? 0) + cost;
+        facts.extra.push({ usage: { ...emptyTotals(), cost_usd: cost }, ts });
+      }
     }
   }
   for (const req of started) {
@@ -112,4 +120,21 @@ export function readUiMessages(agent: ClineAgentId, messages: readonly unknown[]
     facts.requests.set(req.index, list);
   }
   return facts;
+}
+
+/**
+ * The counts no turn carries, each at its own time and model: requests whose conversation index
+ * made no assistant turn (`placed` lists the indexes that did) and the counts said apart.
+ */
+export function usageApart(ui: UiFacts | null, placed: ReadonlySet<number>): UsageApart[] {
+  if (ui === null) return [];
+  const apart: ApiRequest[] = [...ui.extra];
+  for (const [index, list] of ui.requests) if (!placed.has(index)) apart.push(...list);
+  return apart
+    .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0))
+    .map((r) => ({
+      at: r.ts === null ? null : new Date(r.ts).toISOString(),
+      ...(r.model !== undefined ? { model: r.model } : {}),
+      usage: r.usage,
+    }));
 }

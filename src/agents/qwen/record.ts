@@ -4,6 +4,7 @@
 // included, because each was a request billed.
 import { newRecord, noteModel, noteTime } from '../../record/draft.js';
 import { clipMessage } from '../../record/clip.js';
+import { addTurnUsage, usageCarrier } from '../../record/turn-usage.js';
 import { addTotals, type SessionRecord, type Turn } from '../../record/types.js';
 import { str } from '../../json/narrow.js';
 import { splitBranches } from './branch.js';
@@ -23,8 +24,12 @@ function resultsByCall(active: readonly QwenRecord[]): Map<string, CallResult> {
   return out;
 }
 
-/** The active branch's records as turns; `full`: tool calls carry input and output. */
-export function branchTurns(active: readonly QwenRecord[], full: boolean): Turn[] {
+/**
+ * The active branch's records as turns; `full`: tool calls carry input and output. Each request's
+ * usage goes on the turn it made (`placed` collects those records); a request that made no turn
+ * keeps its usage apart (see `qwenRecord`).
+ */
+export function branchTurns(active: readonly QwenRecord[], full: boolean, placed?: Set<QwenRecord>): Turn[] {
   const results = resultsByCall(active);
   const turns: Turn[] = [];
   for (const r of active) {
@@ -36,19 +41,25 @@ export function branchTurns(active: readonly QwenRecord[], full: boolean): Turn[
         break;
       }
       case 'assistant': {
+        const from = turns.length;
         const thinking = r.thoughts.filter((t) => t.trim() !== '');
         if (thinking.length > 0) turns.push({ role: 'reasoning', at: r.at, text: clipMessage(thinking.join('\n\n').trim()) });
         const said = r.texts.join('').trim();
-        if (said === '' && r.calls.length === 0) break;
-        const turn: Turn = {
-          role: 'assistant',
-          at: r.at,
-          text: clipMessage(said),
-          tool_calls: r.calls.map((c) => toToolCall(c, c.id === undefined ? undefined : results.get(c.id), full)),
-        };
-        if (r.model !== undefined) turn.model = r.model;
-        if (r.usage !== undefined) turn.usage = { ...r.usage };
-        turns.push(turn);
+        if (said !== '' || r.calls.length > 0) {
+          const turn: Turn = {
+            role: 'assistant',
+            at: r.at,
+            text: clipMessage(said),
+            tool_calls: r.calls.map((c) => toToolCall(c, c.id === undefined ? undefined : results.get(c.id), full)),
+          };
+          if (r.model !== undefined) turn.model = r.model;
+          turns.push(turn);
+        }
+        const carrier = usageCarrier(turns, from);
+        if (r.usage !== undefined && carrier !== undefined) {
+          addTurnUsage(carrier, r.usage);
+          placed?.add(r);
+        }
         break;
       }
       case 'system':
@@ -75,13 +86,17 @@ export function qwenRecord(sessionId: string, file: ChatFile, full = true): { re
   if (!hasConversation(file.records)) return null;
   const { active } = splitBranches(file.records);
   const record = newRecord('qwen', sessionId);
-  record.turns = branchTurns(active, full);
+  const placed = new Set<QwenRecord>();
+  record.turns = branchTurns(active, full, placed);
   const cwds: string[] = [];
   for (const r of file.records) {
     noteTime(record, r.at ?? undefined);
     if (r.cwd !== undefined && !cwds.includes(r.cwd)) cwds.push(r.cwd);
     if (r.type !== 'assistant') continue;
     if (r.usage !== undefined) addTotals(record.totals, r.usage);
+    // A rewound or sidechain request, or one that said nothing, was billed when it was made.
+    if (r.usage !== undefined && !placed.has(r))
+      (record.usage_apart ??= []).push({ at: r.at, ...(r.model !== undefined ? { model: r.model } : {}), usage: r.usage });
     if (r.usage !== undefined || r.texts.length > 0 || r.calls.length > 0) noteModel(record.models, r.model);
   }
   for (const r of active) if (r.gitBranch !== undefined) record.branch = r.gitBranch;

@@ -1,14 +1,14 @@
 // `agentlog usage [daily|monthly|session|model]`: tokens and estimated cost from the scan cache,
 // every agent at once; --json in ccusage's field names.
 import { commonFlags, flag, flagValue, flagValues, type ParsedArgs, UsageError } from '../args.js';
-import { parseAgentList } from '../agent-flag.js';
+import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
 import type { Command } from '../command.js';
 import { type CliContext, selectAgents } from '../context.js';
 import { progressBar } from '../progress.js';
 import { ansiStyle, plainStyle, thousands } from '../render/format.js';
 import { usageReport } from '../../usage/collect.js';
 import { isDay } from '../../usage/local-day.js';
-import { pricingTable } from '../../usage/pricing.js';
+import { pricingTable, unpricedReason } from '../../usage/pricing.js';
 import { reportJson, reportKinds, type ReportKind, type UsageReport, type UsageRow } from '../../usage/report.js';
 
 const money = (usd: number): string => `$${usd.toFixed(2)}`;
@@ -73,7 +73,7 @@ export const usageCommand: Command = {
   usage:
     'usage [daily|monthly|session|model] [--agent A[,B]] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by-agent] [--timezone TZ] [--json]',
   flags: [
-    { name: 'agent', value: 'agents', repeat: true, help: 'only these agents (claude_code, codex, kimi, pi, intendant, gemini, opencode)' },
+    { name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp },
     { name: 'since', value: 'YYYY-MM-DD', help: 'from this local day on (inclusive)' },
     { name: 'until', value: 'YYYY-MM-DD', help: 'up to this local day (inclusive)' },
     { name: 'by-agent', help: 'one row per period and agent' },
@@ -115,10 +115,13 @@ export const usageCommand: Command = {
     ctx.stdout.write(`${table(report, byAgent, ctx)}\n`);
     const notes: string[] = [`costs are estimates from agentlog's price table of ${pricingTable.taken}, or the cost the agent logged`];
     if (report.totals.unpricedModels.length > 0)
-      notes.push(`* unpriced (not in the table, not counted in the cost): ${report.totals.unpricedModels.join(', ')}`);
+      notes.push(
+        `* unpriced, not counted in the cost: ${report.totals.unpricedModels.map((m) => `${m} (${unpricedReason(m)})`).join('; ')}`,
+      );
     if (report.estimatedDaySplit > 0)
       notes.push(
-        `${report.estimatedDaySplit} session${report.estimatedDaySplit === 1 ? '' : 's'}' tokens shared over their turns' days (the log records no per-turn usage)`,
+        `days are estimates for ${report.estimatedDaySplit} session${report.estimatedDaySplit === 1 ? '' : 's'} of ${report.estimatedAgents.join(', ')}: ` +
+          "their logs state no tokens per request with its time, so each session's totals (exact) are shared over its turns' days",
       );
     ctx.stderr.write(`${notes.join('\n')}\n`);
     return 0;
