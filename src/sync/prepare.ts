@@ -11,6 +11,7 @@ import { errorMessage } from '../fs/stat.js';
 import type { Allowlist } from './allow/allow-file.js';
 import { decideOptIn, type RealPath } from './allow/opt-in.js';
 import { buildBody } from './body/build-body.js';
+import { redactBeforeClip } from './body/pre-clip.js';
 import { makeSyncElider } from './home-elide.js';
 import { projectName } from './project.js';
 import type { SessionReport } from './report.js';
@@ -102,14 +103,17 @@ export function buildReady(
   draft: SessionRecord,
   detail: Detail,
   homes: string[],
+  /** Spans the parse's clips redacted before cutting (`redactBeforeClip`). */
+  parseRedactions = 0,
 ): Prepared {
   const built = buildBody(draft, { detail, homes });
+  const redactions = built.redactions + parseRedactions;
   if (!built.ok) {
     const elided = makeSyncElider(homes)(draft.repo);
     return {
       kind: 'failed',
       report: { ...baseReport(session, elided), detail, status: 'failed', reason: built.reason },
-      redactions: built.redactions,
+      redactions,
     };
   }
   return {
@@ -120,7 +124,7 @@ export function buildReady(
     body: built.body,
     sha256: built.sha256,
     project: projectName(built.record.repo),
-    redactions: built.redactions,
+    redactions,
   };
 }
 
@@ -132,8 +136,10 @@ export async function prepareSession(reader: AgentReader, session: DiscoveredSes
   if (!early.allowed)
     return { kind: 'skipped', report: { ...baseReport(session, elide(known.cwds[0] ?? '')), reason: early.reason }, redactions: 0 };
   let parsed;
+  // Every text a clip cuts while reading is redacted whole before the cut.
+  const pre = redactBeforeClip(ctx.homes);
   try {
-    parsed = await reader.parse(session, { detail: early.detail });
+    parsed = await pre.run(() => reader.parse(session, { detail: early.detail }));
   } catch (error) {
     return { kind: 'unreadable', path: session.path, reason: errorMessage(error) };
   }
@@ -146,5 +152,5 @@ export async function prepareSession(reader: AgentReader, session: DiscoveredSes
   const decided = decideOptIn([...new Set([...known.cwds, ...parsed.cwds])], ctx.allow, ctx.real);
   if (!decided.allowed)
     return { kind: 'skipped', report: { ...baseReport(session, elide(parsed.record.repo)), reason: decided.reason }, redactions: 0 };
-  return buildReady(reader, session, parsed.record, decided.detail, ctx.homes);
+  return buildReady(reader, session, parsed.record, decided.detail, ctx.homes, pre.redactions);
 }
