@@ -73,6 +73,7 @@ async function bodyOfRepo(lines: (repo: string) => unknown[], detail: Detail): P
     real: cachedRealPath(),
     homes: ['/home/nobody'],
     cache: null,
+    candidates: [repo],
   });
   if (prepared.kind !== 'ready') throw new Error(`not ready: ${JSON.stringify(prepared)}`);
   return { body: prepared.body, redactions: prepared.redactions };
