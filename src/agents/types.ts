@@ -140,8 +140,11 @@ export interface AgentReader {
   /**
    * The working directory a session's first lines name, for custody facts when discovery did not
    * learn it; absent when the agent's files never say it cheaply. Null when they do not; never throws.
+   * `candidates` are directories the caller suspects (sync: the allowed paths and the projects scans
+   * saw): an agent whose header names the directory only by a digest (Gemini's project hash) answers
+   * the candidate, or ancestor of one, that the digest names.
    */
-  cwd?(session: DiscoveredSession): Promise<string | null>;
+  cwd?(session: DiscoveredSession, candidates?: readonly string[]): Promise<string | null>;
   /** Set when the agent keeps session names itself; every other agent's names live in the overlay. */
   names?: OwnSessionNames;
   /**

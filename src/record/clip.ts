@@ -1,5 +1,5 @@
 // Head-and-tail clipping measured in UTF-8 bytes and cut on code-point boundaries (seed 003 clips).
-import { spillable } from './spill-scope.js';
+import { beforeClip, spillable } from './spill-scope.js';
 
 /** Tool output: kept whole up to 4 KiB, else its first and last 2 KiB. */
 export const outputClip = { whole: 4 * 1024, half: 2 * 1024 } as const;
@@ -29,8 +29,14 @@ function isContinuation(byte: number | undefined): boolean {
 export function clip(text: string, rule: ClipRule): string {
   // A UTF-16 unit is at most 3 UTF-8 bytes, so short strings need no encoding at all.
   if (text.length * 3 <= rule.whole) return text;
-  const buf = Buffer.from(text, 'utf8');
+  let buf = Buffer.from(text, 'utf8');
   if (buf.length <= rule.whole) return text;
+  // Only a text about to be cut goes through the scope's hook (sync's redaction), then is cut.
+  const ready = beforeClip(text);
+  if (ready !== text) {
+    buf = Buffer.from(ready, 'utf8');
+    if (buf.length <= rule.whole) return ready;
+  }
   let headEnd = rule.half;
   while (headEnd > 0 && isContinuation(buf[headEnd])) headEnd--;
   let tailStart = buf.length - rule.half;

@@ -1,6 +1,7 @@
 // Turns what a reader built into the wire record: home elision, the detail level, the turn-model
 // rule and wire key order. Readers build at `full` detail and call this once.
 import { cutChars } from './clip.js';
+import { beforeClip } from './spill-scope.js';
 import type { Elider } from './home-elide.js';
 import { orderRecord } from './serialise.js';
 import type { Detail, SessionRecord, Subagent, ToolCall, Turn } from './types.js';
@@ -35,7 +36,9 @@ function finaliseTurns(turns: Turn[], opts: FinaliseOptions): Turn[] {
     let text = '';
     if (opts.detail !== 'summary') text = opts.elide(turn.text);
     else if (turn.role === 'user' && !askKept) {
-      text = cutChars(opts.elide(turn.text), summaryAskChars);
+      const ask = opts.elide(turn.text);
+      // A cut, like a clip: under sync the whole ask is redacted before it (spill-scope's hook).
+      text = cutChars(ask.length > summaryAskChars ? beforeClip(ask) : ask, summaryAskChars);
       askKept = true;
     }
     const out: Turn = { role: turn.role, at: turn.at, text };

@@ -7,7 +7,7 @@ import type { Allowlist } from './allow/allow-file.js';
 import type { RealPath } from './allow/opt-in.js';
 import type { HubClient } from './hub/client.js';
 import { buildNote } from './note.js';
-import { prepareSession, type ReadySession } from './prepare.js';
+import { cwdCandidates, prepareSession, type ReadySession } from './prepare.js';
 import { emptyReport, type SessionReport, type SyncReport } from './report.js';
 import { LedgerIndex, sendBatch } from './upload.js';
 
@@ -17,6 +17,8 @@ export interface SyncOptions {
   real: RealPath;
   homes: string[];
   cache: ScanCache | null;
+  /** The projects scans saw (`readKnownProjects`): a Gemini header names its directory only by a digest. */
+  projects?: readonly string[];
   /** Null for a dry run: nothing is sent, no token read. */
   hub: HubClient | null;
   batchSize?: number;
@@ -71,7 +73,13 @@ export async function runSync(opts: SyncOptions): Promise<SyncReport> {
   // report's order (and every byte sent) does not depend on which read finished first.
   const slots = Math.max(1, opts.concurrency ?? 2);
   const pending: Promise<Awaited<ReturnType<typeof prepareSession>>>[] = [];
-  const ctx = { allow: opts.allow, real: opts.real, homes: opts.homes, cache: opts.cache };
+  const ctx = {
+    allow: opts.allow,
+    real: opts.real,
+    homes: opts.homes,
+    cache: opts.cache,
+    candidates: cwdCandidates(opts.allow, opts.projects ?? [], opts.real),
+  };
   const start = (): void => {
     const item = found.sessions[next++];
     if (item !== undefined) pending.push(prepareSession(item.reader, item.session, ctx));

@@ -5,7 +5,7 @@ import type { ScanCache } from '../scan/scan-cache.js';
 import { discoverAll } from '../scan/scan.js';
 import type { Allowlist } from './allow/allow-file.js';
 import { decideOptIn, isInside, normalisePath, type RealPath } from './allow/opt-in.js';
-import { knownCwds } from './prepare.js';
+import { cwdCandidates, knownCwds } from './prepare.js';
 
 /** Sessions per allowed root (each under the most specific root its first directory sits in), and in all. */
 export async function coveredSessions(
@@ -13,12 +13,15 @@ export async function coveredSessions(
   allow: Allowlist,
   real: RealPath,
   cache: ScanCache | null,
+  /** The projects scans saw (`readKnownProjects`), for headers that name their directory by a digest. */
+  projects: readonly string[] = [],
 ): Promise<{ perRoot: Map<string, number>; sessions: number; optedIn: number }> {
   const perRoot = new Map<string, number>([...allow.keys()].map((r) => [r, 0]));
   const { sessions } = await discoverAll(agents);
   let optedIn = 0;
+  const candidates = cwdCandidates(allow, projects, real);
   for (const { reader, session } of sessions) {
-    const known = await knownCwds(reader, session, cache);
+    const known = await knownCwds(reader, session, cache, candidates);
     if (known === null || !decideOptIn(known.cwds, allow, real).allowed) continue;
     optedIn++;
     const first = normalisePath(known.cwds[0] ?? '');

@@ -16,6 +16,8 @@ const peekBytes = 64 * 1024;
 
 export interface ChatHead {
   sessionId?: string;
+  /** The SHA-256 of the project root, when the header carries it. */
+  projectHash?: string;
   /** The file starts the way a Gemini CLI chat does (metadata with a project hash or messages). */
   looksLikeChat: boolean;
 }
@@ -37,17 +39,21 @@ export async function peekChat(path: string): Promise<ChatHead> {
   if (isJsonl(path)) {
     const first = parseObjectLine(readFirstLineSync(path, 1 << 20) ?? '');
     const sessionId = str(first, 'sessionId');
+    const projectHash = str(first, 'projectHash');
     const looksLikeChat =
-      sessionId !== undefined &&
-      first?.type === undefined &&
-      (str(first, 'projectHash') !== undefined || str(first, 'startTime') !== undefined);
-    return sessionId === undefined ? { looksLikeChat } : { sessionId, looksLikeChat };
+      sessionId !== undefined && first?.type === undefined && (projectHash !== undefined || str(first, 'startTime') !== undefined);
+    return { looksLikeChat, ...(sessionId === undefined ? {} : { sessionId }), ...(projectHash === undefined ? {} : { projectHash }) };
   }
   const head = readPrefix(path, peekBytes);
   if (!head.trimStart().startsWith('{')) return { looksLikeChat: false };
   const id = /"sessionId"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head);
+  const hash = /"projectHash"\s*:\s*"([0-9a-fA-F]{64})"/.exec(head)?.[1];
   const looksLikeChat = id !== null && (/"projectHash"\s*:/.test(head) || /"messages"\s*:/.test(head));
-  return id?.[1] === undefined ? { looksLikeChat } : { sessionId: JSON.parse(`"${id[1]}"`) as string, looksLikeChat };
+  return {
+    looksLikeChat,
+    ...(id?.[1] === undefined ? {} : { sessionId: JSON.parse(`"${id[1]}"`) as string }),
+    ...(hash === undefined ? {} : { projectHash: hash }),
+  };
 }
 
 /** The id a file without a readable session id is listed under: its name without the extension. */

@@ -7,6 +7,7 @@ import { describeChat, discoverGemini, fileStem, homeOf, peekChat } from './disc
 import { loadConversation } from './load.js';
 import { geminiSearchMessages } from './search-messages.js';
 import { geminiEntryView } from './entry-view.js';
+import { geminiSessionCwd } from './session-cwd.js';
 
 export const geminiReader: AgentReader = {
   id: 'gemini',
@@ -50,4 +51,5 @@ export const geminiReader: AgentReader = {
 
   messages: geminiSearchMessages,
   entryView: geminiEntryView,
+  cwd: geminiSessionCwd,
 };

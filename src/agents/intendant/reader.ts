@@ -7,6 +7,7 @@ import { parseIntendantSession } from './parse-session.js';
 import { intendantSearchMessages } from './search-messages.js';
 import { intendantNames } from './session-name.js';
 import { intendantEntryView } from './entry-view.js';
+import { intendantSessionCwd } from './session-cwd.js';
 
 export const intendantReader: AgentReader = {
   id: 'intendant',
@@ -27,4 +28,5 @@ export const intendantReader: AgentReader = {
   messages: intendantSearchMessages,
   names: intendantNames,
   entryView: intendantEntryView,
+  cwd: intendantSessionCwd,
 };

@@ -6,8 +6,12 @@
 import { readBytesSync } from '../../fs/read-exact.js';
 import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
-import { omittedLine, type ClipRule } from '../../record/clip.js';
+import { clip, omittedLine, type ClipRule } from '../../record/clip.js';
+import { clipsWantWholeText } from '../../record/spill-scope.js';
 import { errorCode, errorMessage } from '../../fs/stat.js';
+
+/** A span larger than this is read head and tail only even under sync (its middle is never kept). */
+const wholeSpanMaxBytes = 64 * 1024 * 1024;
 
 export const readFailures = ['missing', 'refused', 'short', 'oversized', 'unreadable'] as const;
 export type ReadFailure = (typeof readFailures)[number];
@@ -127,6 +131,9 @@ export class SessionDir {
       if (offset + length > size)
         return { ok: false, failure: 'short', reason: `span ${offset}+${length} runs past the end of ${ref} (${size} bytes)` };
       if (length <= rule.whole) return { ok: true, text: readBytesSync(fd, offset, length).toString('utf8') };
+      // Under sync the whole span is read so the clip's hook (redaction) sees what the cut removes.
+      if (clipsWantWholeText() && length <= wholeSpanMaxBytes)
+        return { ok: true, text: clip(readBytesSync(fd, offset, length).toString('utf8'), rule) };
       // One byte past the head and three before the tail are enough to find code point boundaries.
       const head = readBytesSync(fd, offset, rule.half + 1);
       const tailFrom = length - rule.half - 3;

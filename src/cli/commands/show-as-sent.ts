@@ -16,6 +16,8 @@ export async function showAsSent(
   asked: Detail | undefined,
   json: boolean,
   ctx: CliContext,
+  /** Spans the parse's clips redacted before cutting. */
+  parseRedactions: number,
 ): Promise<number> {
   const allow = await readAllowlist(syncPaths(ctx.lookup, ctx.stateRoot).allowFile);
   const real = cachedRealPath();
@@ -23,7 +25,7 @@ export async function showAsSent(
   const detail = decision.allowed ? decision.detail : (asked ?? 'full');
   if (!decision.allowed) ctx.stderr.write(`note: not opted in (${decision.reason}): sync would not send this; shown at ${detail}\n`);
   else if (asked !== undefined && asked !== detail) ctx.stderr.write(`note: the opt-in sends this at ${detail}, not ${asked}\n`);
-  const built = buildReady(reader, session, parsed.record, detail, homeForms(ctx.userHome, real));
+  const built = buildReady(reader, session, parsed.record, detail, homeForms(ctx.userHome, real), parseRedactions);
   if (built.kind !== 'ready') {
     const why = built.kind === 'failed' ? (built.report.reason ?? 'failed') : built.kind;
     if (json) ctx.stdout.write(`${JSON.stringify({ opted_in: decision.allowed, detail, status: 'failed', reason: why })}\n`);

@@ -16,6 +16,8 @@ import { makeHomeElider } from '../../record/home-elide.js';
 import { writeRecord } from '../../record/serialise.js';
 import { type Detail, detailLevels, isDetail } from '../../record/types.js';
 import { showAsSent } from './show-as-sent.js';
+import { redactBeforeClip } from '../../sync/body/pre-clip.js';
+import { cachedRealPath, homeForms } from '../../sync/settings.js';
 import { writeRecordText } from '../render/record-text.js';
 import { writeRecordMarkdown } from '../render/record-markdown.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
@@ -82,7 +84,9 @@ async function showParsed(
 ): Promise<number> {
   const asSent = flag(args, 'as-sent');
   const parse = () => reader.parse(session, { detail: asSent ? 'full' : detail });
-  const parsed = await (spill === null ? parse() : withTextSink(spill, parse));
+  // As sync reads it: the texts a clip cuts are redacted whole before the cut.
+  const pre = asSent ? redactBeforeClip(homeForms(ctx.userHome, cachedRealPath())) : null;
+  const parsed = await (pre !== null ? pre.run(parse) : spill === null ? parse() : withTextSink(spill, parse));
   const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
   for (const b of parsed.badLines) {
     // A reader that tallies its lines tells JSON that is not a record from text that is not JSON.
@@ -112,6 +116,7 @@ async function showParsed(
       flagValue(args, 'detail') as Detail | undefined,
       flag(args, 'json'),
       ctx,
+      pre?.redactions ?? 0,
     );
   const elide = makeHomeElider(ctx.userHome);
   const record = finaliseRecord(parsed.record, { detail, elide });

@@ -2,6 +2,7 @@
 // and what the last sync did.
 import { commonFlags, flag, UsageError } from '../args.js';
 import type { Command } from '../command.js';
+import { readKnownProjects } from '../../scan/known-projects.js';
 import { ScanCache } from '../../scan/scan-cache.js';
 import { readLogin } from '../../sync/hub/login-file.js';
 import { readLastSync } from '../../sync/last-sync.js';
@@ -21,7 +22,7 @@ export const statusCommand: Command = {
     const login = await readLogin(paths.loginFile);
     const last = await readLastSync(paths.lastSync);
     const cache = await ScanCache.open(ctx.stateRoot, ctx.version);
-    const covered = await coveredSessions(ctx.agents, list, cachedRealPath(), cache);
+    const covered = await coveredSessions(ctx.agents, list, cachedRealPath(), cache, readKnownProjects(ctx.stateRoot));
     const allowed = [...list.keys()].sort().map((path) => ({ path, detail: list.get(path)!, sessions: covered.perRoot.get(path) ?? 0 }));
     if (flag(args, 'json')) {
       ctx.stdout.write(

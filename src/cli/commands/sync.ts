@@ -5,6 +5,7 @@ import { commonFlags, flag, flagValues, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { selectAgents } from '../context.js';
 import { progressBar } from '../progress.js';
+import { readKnownProjects } from '../../scan/known-projects.js';
 import { ScanCache } from '../../scan/scan-cache.js';
 import { readAllowlist } from '../../sync/allow/allow-file.js';
 import { SyncError } from '../../sync/allow/errors.js';
@@ -76,6 +77,7 @@ export const syncCommand: Command = {
       real,
       homes: homeForms(ctx.userHome, real),
       cache: await ScanCache.open(ctx.stateRoot, ctx.version),
+      projects: readKnownProjects(ctx.stateRoot),
       hub,
       onProgress: (done, total) => progress.update(done, total),
       signal: ctx.stopSignal(),

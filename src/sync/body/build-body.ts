@@ -1,12 +1,15 @@
 // The body pipeline (seed 003, in this order): home elision, the detail level, redaction of every
 // string value, the clips again, the body cap, serialisation, then a whole-body check of the bytes
-// that will travel. A body that still holds a secret, or no longer parses, is not sent.
+// that will travel. A body that still holds a secret, or no longer parses, is not sent. The texts
+// the reader's clips (and the summary's cut) shortened were redacted whole before the cut
+// (`pre-clip.ts`).
 import { sha256Hex } from '../../fs/hash.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import type { Detail, SessionRecord } from '../../record/types.js';
 import { makeSyncElider } from '../home-elide.js';
 import { findSecrets } from '../redact/index.js';
 import { bodyCapBytes, capRecord } from './cap.js';
+import { redactBeforeClip } from './pre-clip.js';
 import { redactRecord } from './redact-record.js';
 
 export interface BodyOptions {
@@ -42,8 +45,15 @@ export function mapStrings<T>(value: T, f: (s: string) => string): T {
 export function buildBody(draft: SessionRecord, opts: BodyOptions): BuiltBody {
   const elide = makeSyncElider(opts.homes);
   // finaliseRecord applies the level (and elides what it keeps); every other string is elided too.
-  const leveled = mapStrings(finaliseRecord(draft, { detail: opts.detail, elide }), elide);
-  const { record, redactions } = redactRecord(leveled);
+  // The level's cut of the summary's first ask is a clip too: redaction runs before it.
+  const pre = redactBeforeClip(opts.homes);
+  const leveled = mapStrings(
+    pre.runSync(() => finaliseRecord(draft, { detail: opts.detail, elide })),
+    elide,
+  );
+  const redacted = redactRecord(leveled);
+  const record = redacted.record;
+  const redactions = redacted.redactions + pre.redactions;
   const cap = opts.cap ?? bodyCapBytes;
   const capped = capRecord(record, cap);
   if (capped.body === null)

@@ -1,7 +1,9 @@
 // Redacts a finalised record string by string (every string value: text, tool names, paths, inputs,
 // outputs, descriptions, the repo, subagents' too), then clips again, since a replacement token can
-// make a string longer than its clip. The readers clip as they read, so a secret can already be cut
-// by a clip: the key-shaped fragment either side of a clip's marker is redacted as a fragment.
+// make a string longer than its clip. Texts the readers' clips cut were redacted whole before the cut
+// (`pre-clip.ts`); a cut made outside `clip()` (a line read clipped past its bound, a span too large
+// to read whole) can still split a secret, so the key-shaped fragment either side of a clip's marker
+// is redacted as a fragment too.
 import { clipInput, clipMessage, clipOutput } from '../../record/clip.js';
 import type { SessionRecord, Subagent, ToolCall, Turn } from '../../record/types.js';
 import { redactJson } from '../redact/index.js';
