@@ -54,6 +54,12 @@ export interface Discovery {
 export interface ParseContext {
   /** The level the caller will finalise at: a reader may skip building what that level drops. */
   detail: Detail;
+  /**
+   * A tail view: read the main transcript from this byte offset (a line start) and only what the
+   * lines after it launched, so the newest turns of a huge session cost a read of its end (the
+   * dashboard's first page). A reader that cannot start mid-file ignores it and reads everything.
+   */
+  mainFrom?: number;
 }
 
 export interface ParsedSession {
@@ -72,6 +78,8 @@ export interface ParsedSession {
   clippedLines?: { path: string; count: number }[];
   /** Every non-blank line of each file, counted once by what it was (readers that count lines). */
   lineTally?: LineTally[];
+  /** Set when the reader honoured `ParseContext.mainFrom`: the record holds only that tail. */
+  readFrom?: number;
 }
 
 /**

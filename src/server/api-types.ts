@@ -126,6 +126,11 @@ export interface TurnsBody {
   turns: Turn[];
   /** With `match`: the matching turn as [top, call, turn, call, turn, …], or null when none matched. */
   focus: number[] | null;
+  /**
+   * The newest turns of a big session from a tail read: `total`, `start` and `end` count within that
+   * read only, and the header's totals cover the tail. Ask `before_end=<turns held>` for the page above.
+   */
+  partial: boolean;
 }
 
 /** GET /api/session/{agent}/{id}/record?detail=full|messages|summary: exactly what `show --json` prints. */

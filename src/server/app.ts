@@ -182,14 +182,16 @@ export function createApp(opts: AppOptions): Hono {
     const { agent, id } = sessionParams(c.req.param('agent'), c.req.param('id'));
     const q = check(turnsQuery, c.req.query());
     const loc = await store.sources.locate(agent, id);
-    const { limit, before, from, around, match } = q;
+    const { limit, before, from, around, match, before_end, line } = q;
     return c.json(
       await readTurns(records, loc, {
         limit,
+        ...(before_end !== undefined ? { beforeEnd: before_end } : {}),
         ...(before !== undefined ? { before } : {}),
         ...(from !== undefined ? { from } : {}),
         ...(around !== undefined ? { around } : {}),
         ...(match !== undefined ? { match } : {}),
+        ...(line !== undefined ? { line } : {}),
       }),
     );
   });

@@ -49,31 +49,39 @@ export const detailQuery = z.object({
 });
 
 const hitTarget = z.object({ role: z.string().max(32), ts_ms: z.number().finite(), text: z.string().max(4096) }).strict();
+/** A deep search hit's line: its transcript (relative to the agent home, as the hit names it) and byte offset. */
+const fileLine = z.object({ file: z.string().min(1).max(1024), offset: z.number().int().min(0) }).strict();
+
+/** A query parameter holding JSON that must fit `schema` (`shape` says what, in the 400). */
+function jsonParam<T>(schema: z.ZodType<T>, shape: string) {
+  return z
+    .string()
+    .max(8 * 1024)
+    .transform((v, ctx): T => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(v);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: shape });
+        return z.NEVER;
+      }
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: shape });
+        return z.NEVER;
+      }
+      return parsed.data;
+    });
+}
 
 export const turnsQuery = z.object({
   limit: int(1, 5000).default(80),
   before: int(0, 1_000_000_000).optional(),
   from: int(0, 1_000_000_000).optional(),
   around: int(0, 1_000_000_000).optional(),
-  match: z
-    .string()
-    .max(8 * 1024)
-    .transform((v, ctx) => {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(v);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'JSON {role, ts_ms, text}' });
-        return z.NEVER;
-      }
-      const parsed = hitTarget.safeParse(raw);
-      if (!parsed.success) {
-        ctx.addIssue({ code: 'custom', message: 'JSON {role, ts_ms, text}' });
-        return z.NEVER;
-      }
-      return parsed.data;
-    })
-    .optional(),
+  before_end: int(0, 1_000_000_000).optional(),
+  match: jsonParam(hitTarget, 'JSON {role, ts_ms, text}').optional(),
+  line: jsonParam(fileLine, 'JSON {file, offset}').optional(),
 });
 
 export const recordQuery = z.object({ detail: z.enum(detailLevels).default('full') });

@@ -67,9 +67,13 @@ export function fetchRecord(agent: string, id: string, signal?: AbortSignal): Pr
 export interface TurnsParams {
   limit?: number;
   before?: number;
+  /** The page ending this many turns before the end (above a tail read's window). */
+  before_end?: number;
   from?: number;
   around?: number;
   match?: { role: string; ts_ms: number; text: string };
+  /** With `match`: a deep search hit's file line, so the window opens on the turn holding it. */
+  line?: { file: string; offset: number };
 }
 
 /** A window of the record's turns (GET …/turns): the newest by default. */

@@ -12,6 +12,8 @@ export interface DeepTarget {
   term: string;
   line: number;
   file: string;
+  /** The line's byte offset in `file`: the server reads the line to find the turn holding it. */
+  offset: number;
 }
 
 /** The snippet cut at the UTF-16 `ranges` the server sent: [text, marked] pieces in order. */
@@ -146,7 +148,7 @@ export function DeepSearch({ query, sessions, onOpen, onClose }: DeepSearchProps
           const title = s !== undefined ? sessionTitle(s) : h.session_id;
           return (
             <li key={`${h.agent}:${h.file}:${h.offset}`}>
-              <button type="button" class="deep-hit" onClick={() => onOpen(h, { term, line: h.line, file: h.file })}>
+              <button type="button" class="deep-hit" onClick={() => onOpen(h, { term, line: h.line, file: h.file, offset: h.offset })}>
                 <span class="deep-where">
                   <AgentChip agent={h.agent} /> {visibleText(title)} <span class="muted">· line {h.line}</span>
                 </span>

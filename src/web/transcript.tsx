@@ -34,12 +34,16 @@ export interface TranscriptProps {
   onBack: () => void;
 }
 
-/** The loaded part of the record: turns [base, base + turns.length) of `total`. */
+/**
+ * The loaded part of the record: turns [base, base + turns.length) of `total`. A `partial` window is
+ * the newest turns of a big session's tail read: the turns above it are not counted yet.
+ */
 interface Loaded {
   record: SessionRecord;
   total: number;
   base: number;
   turns: Turn[];
+  partial: boolean;
 }
 
 type Scroll = 'focus' | 'bottom' | 'top' | 'seen' | { keepFrom: number };
@@ -47,7 +51,9 @@ type Scroll = 'focus' | 'bottom' | 'top' | 'seen' | { keepFrom: number };
 const nearBottom = (el: HTMLElement): boolean => el.scrollHeight - el.scrollTop - el.clientHeight < 48;
 const staleNotice = (state: string, reason: string): string =>
   `${state === 'stale' ? 'The hit is stale' : 'The hit is unavailable'}: ${reason}. Showing the transcript from the end.`;
-const windowOf = (b: TurnsBody): Loaded => ({ record: b.record, total: b.total, base: b.start, turns: b.turns });
+const windowOf = (b: TurnsBody): Loaded => ({ record: b.record, total: b.total, base: b.start, turns: b.turns, partial: b.partial });
+/** Whether turns lie above the window (counted, or not yet counted above a tail read). */
+const hasOlder = (l: Loaded): boolean => l.base > 0 || l.partial;
 
 export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, onBack }: TranscriptProps) {
   const key = sessionKey({ agent, session_id: id });
@@ -79,8 +85,10 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
     const seen = seenOf(key);
     const params: TurnsParams = { limit: turnWindow };
     if (hit !== null) params.match = { role: hit.role, ts_ms: hit.ts_ms, text: hit.snippet };
-    else if (deep !== null) params.match = { role: '', ts_ms: 0, text: deep.term };
-    else if (seen !== null) params.around = seen.turns;
+    else if (deep !== null) {
+      params.match = { role: '', ts_ms: 0, text: deep.term };
+      params.line = { file: deep.file, offset: deep.offset };
+    } else if (seen !== null) params.around = seen.turns;
     void (async () => {
       try {
         const [body, located] = await Promise.all([
@@ -132,6 +140,16 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
   const refresh = useCallback(async () => {
     const was = current.current;
     if (was === null) return;
+    if (was.partial) {
+      // A tail read's window counts only its own turns: the newest turns are read again whole.
+      await run({ limit: Math.max(turnWindow, was.turns.length) }, (body) => {
+        const el = scroller.current;
+        if (el !== null && nearBottom(el)) pendingScroll.current = 'bottom';
+        else if (body.turns.length > 0) setHasNew(true);
+        setLoaded(windowOf(body));
+      });
+      return;
+    }
     const end = was.base + was.turns.length;
     const following = end >= was.total;
     // The last drawn turn may have grown (more tool calls): it is read again with what follows.
@@ -144,6 +162,7 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
           total: body.total,
           base: w.base,
           turns: [...w.turns.slice(0, body.start - w.base), ...body.turns],
+          partial: false,
         });
         if (atEnd) pendingScroll.current = 'bottom';
         else setHasNew(true);
@@ -207,16 +226,18 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
     else if (want === 'top') el.scrollTop = 0;
     else el.scrollTop += el.scrollHeight - want.keepFrom;
     // A transcript that fits, or one opened at its end, has been read to the end without a scroll event.
-    if (nearBottom(el) && loaded.base + loaded.turns.length >= loaded.total)
+    if (nearBottom(el) && !loaded.partial && loaded.base + loaded.turns.length >= loaded.total)
       markSeen(key, { turns: loaded.total, ended_at: loaded.record.ended_at });
   });
 
   const loadOlder = useCallback(() => {
     const was = current.current;
-    if (was === null || was.base === 0) return;
-    void run({ before: was.base, limit: turnWindow }, (body, w) => {
+    if (was === null || !hasOlder(was)) return;
+    // Above a tail read the page is named from the end: the server counts the turns once, here.
+    const params: TurnsParams = was.partial ? { before_end: was.turns.length, limit: turnWindow } : { before: was.base, limit: turnWindow };
+    void run(params, (body, w) => {
       pendingScroll.current = { keepFrom: scroller.current?.scrollHeight ?? 0 };
-      setLoaded({ ...w, record: body.record, total: body.total, base: body.start, turns: [...body.turns, ...w.turns] });
+      setLoaded({ record: body.record, total: body.total, base: body.start, turns: [...body.turns, ...w.turns], partial: false });
     });
   }, [run]);
 
@@ -231,12 +252,12 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
   const onScroll = (): void => {
     const el = scroller.current;
     if (el === null || loaded === null) return;
-    if (el.scrollTop < 200 && loaded.base > 0) loadOlder();
+    if (el.scrollTop < 200 && hasOlder(loaded)) loadOlder();
     if (nearBottom(el)) {
       if (loaded.base + loaded.turns.length < loaded.total) loadNewer();
       else {
         if (hasNew) setHasNew(false);
-        markSeen(key, { turns: loaded.total, ended_at: loaded.record.ended_at });
+        if (!loaded.partial) markSeen(key, { turns: loaded.total, ended_at: loaded.record.ended_at });
       }
     }
   };
@@ -264,7 +285,7 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
       fromTop.current = true;
       (document.activeElement as HTMLElement | null)?.blur();
       const was = current.current;
-      if (was !== null && was.base > 0)
+      if (was !== null && hasOlder(was))
         void run({ from: 0, limit: turnWindow }, (body) => {
           pendingScroll.current = 'top';
           setLoaded(windowOf(body));
@@ -294,8 +315,8 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
         id={id}
         title={title}
         summary={summary}
-        record={loaded?.record ?? null}
-        total={loaded?.total ?? null}
+        record={loaded === null || loaded.partial ? null : loaded.record}
+        total={loaded === null || loaded.partial ? null : loaded.total}
         subagents={subagents}
         onRenamed={onRenamed}
         onBack={onBack}
@@ -313,7 +334,11 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
           </p>
         ) : null}
         {loaded === null && error === null ? <div class="skeleton" aria-hidden="true" /> : null}
-        {base > 0 ? (
+        {loaded?.partial === true ? (
+          <button type="button" class="button load-older" onClick={loadOlder}>
+            Show {turnWindow} older turns
+          </button>
+        ) : base > 0 ? (
           <button type="button" class="button load-older" onClick={loadOlder}>
             Show {Math.min(base, turnWindow)} older turns ({base} not drawn)
           </button>

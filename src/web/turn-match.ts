@@ -32,6 +32,8 @@ interface Candidate {
   path: TurnPath;
   contains: boolean;
   distance: number;
+  /** The turn's time (ms), NaN when it has none. */
+  at: number;
 }
 
 function walk(turns: readonly Turn[], prefix: TurnPath | null, target: HitTarget, needle: string, out: Candidate[]): void {
@@ -43,6 +45,7 @@ function walk(turns: readonly Turn[], prefix: TurnPath | null, target: HitTarget
         path,
         contains: needle !== '' && norm(turn.text).toLowerCase().includes(needle),
         distance: Number.isNaN(at) ? Number.POSITIVE_INFINITY : Math.abs(at - target.ts_ms),
+        at,
       });
     }
     (turn.tool_calls ?? []).forEach((call, c) => {
@@ -70,6 +73,31 @@ export function findHitTurn(turns: readonly Turn[], target: HitTarget): TurnPath
   }
   // A hit that knows no role or time has only its text to go by: no turn holding it, no match.
   if (best !== null && target.role === '' && !best.contains) return null;
+  return best?.path ?? null;
+}
+
+/** A line of a transcript file, as a deep search hit names it: its time and the term it holds. */
+export interface LineTarget {
+  ts_ms: number;
+  term: string;
+  /** The line is in the session's main file (its turns are top-level), else in a subagent's file. */
+  main: boolean;
+}
+
+/**
+ * The turn holding a file line: among the turns of that file (top-level for the main file, a
+ * subagent's otherwise), the last one begun at or before the line's time, the turn holding the term
+ * first among turns begun at the same time (an assistant message's lines carry one time each, and a
+ * tool result belongs to the turn whose call it answers). Null when no turn began by then.
+ */
+export function findLineTurn(turns: readonly Turn[], target: LineTarget): TurnPath | null {
+  const candidates: Candidate[] = [];
+  walk(turns, null, { role: '', ts_ms: target.ts_ms, text: target.term }, probe(target.term).toLowerCase(), candidates);
+  let best: Candidate | null = null;
+  for (const c of candidates) {
+    if ((c.path.steps.length === 0) !== target.main || Number.isNaN(c.at) || c.at > target.ts_ms) continue;
+    if (best === null || c.at > best.at || (c.at === best.at && c.contains && !best.contains)) best = c;
+  }
   return best?.path ?? null;
 }
 

@@ -51,7 +51,7 @@ describe('the dashboard', () => {
   it('lists the sessions and draws a transcript with a subagent card that expands on "Show steps"', async () => {
     const page = await openDashboard();
     const rows = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
-    expect(await rows.count()).toBe(5);
+    expect(await rows.count()).toBe(6);
     await openSession(page, 'Rename the walrus endpoint to /v2/lanterns');
     const transcript = page.getByRole('region', { name: 'Transcript' });
     await transcript.getByText('Committed as').waitFor();
@@ -371,6 +371,30 @@ describe('the dashboard', () => {
     await deep.waitFor({ state: 'detached' });
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('');
     await page.getByRole('list', { name: 'Sessions' }).waitFor();
+    await page.close();
+  });
+
+  it('a deep search hit opens on its own line: the message that line wrote is the one marked', async () => {
+    const page = await openDashboard();
+    await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('glockenspiel');
+    await page.getByRole('button', { name: 'Search the raw logs' }).click();
+    const deep = page.getByRole('region', { name: 'Deep search' });
+    await deep
+      .getByRole('status')
+      .filter({ hasText: /4 hits in 1 sessions/ })
+      .waitFor({ timeout: arrives });
+    const hits = deep.getByRole('list', { name: 'Deep search hits' }).getByRole('button');
+    const current = page.getByRole('region', { name: 'Transcript' }).locator('[aria-current="true"]');
+    // Each line holds the word; the first message holding it is not the answer for lines 2 to 4.
+    for (const [line, text] of [
+      [4, 'Moved every glockenspiel default'],
+      [3, 'Move the glockenspiel defaults to one file'],
+      [2, 'The glockenspiel config is read'],
+    ] as const) {
+      await hits.filter({ hasText: `· line ${line}` }).click();
+      await current.filter({ hasText: text }).waitFor({ timeout: 5000 });
+      expect(await current.count()).toBe(1);
+    }
     await page.close();
   });
 });

@@ -11,6 +11,7 @@ export const ids = {
   live: '33333333-4444-4555-8666-777777777777',
   changing: '44444444-5555-4666-8777-888888888888',
   long: '55555555-6666-4777-8888-999999999999',
+  echo: '66666666-7777-4888-8999-aaaaaaaaaaaa',
 } as const;
 
 export class ClaudeSession {
@@ -158,6 +159,13 @@ export async function writeHome(claudeHome: string, nowMs: number): Promise<{ li
     long.user(`question ${i}`);
   }
   await write(mainPath(claudeHome, long), long.jsonl());
+  // One word on every line: a deep search hit must open on its own line's message, not the first.
+  const echo = new ClaudeSession(ids.echo, '/work/echo-repo', nowMs - 20 * 60_000);
+  echo.user('Where does the glockenspiel config live?');
+  echo.text('The glockenspiel config is read in src/config.ts.');
+  echo.user('Move the glockenspiel defaults to one file');
+  echo.text('Moved every glockenspiel default into src/defaults.ts.');
+  await write(mainPath(claudeHome, echo), echo.jsonl());
   return { live: livePath, changing: changingPath };
 }
 

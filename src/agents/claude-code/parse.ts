@@ -93,6 +93,7 @@ async function readObjects(
   path: string,
   onObject: (o: JsonObject) => void,
   summary: boolean,
+  start = 0,
 ): Promise<{ bad: number; clipped: number; tally: LineTally }> {
   const tally: LineTally = { path, parsed: 0, machinery: 0, unknown: 0, notRecord: 0, unparseable: 0, clipped: 0 };
   const counted = (o: JsonObject): void => {
@@ -103,7 +104,7 @@ async function readObjects(
   };
   const r = summary
     ? forEachSummaryObject(path, counted, maxLineBytes, clipLongLines)
-    : await forEachJsonObject(path, counted, { maxLineBytes, clipLongLines }).then((j) => ({
+    : await forEachJsonObject(path, counted, { maxLineBytes, clipLongLines, start }).then((j) => ({
         bad: j.badLines,
         notObjects: j.notObjectLines,
         clipped: j.clippedLines,
@@ -156,6 +157,8 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   if (mainFile === undefined) return { record: null, cwds: [], badLines, problems };
 
   const summary = ctx.detail === 'summary';
+  // The summary reader reads whole files only; a tail view is a full-detail read.
+  const from = !summary && ctx.mainFrom !== undefined && ctx.mainFrom > 0 ? ctx.mainFrom : undefined;
   const clippedLines: { path: string; count: number }[] = [];
   const lineTally: LineTally[] = [];
   const mainRead = await readObjects(
@@ -165,6 +168,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
       feed(state, t, o);
     },
     summary,
+    from,
   );
   if (mainRead.bad > 0) badLines.push({ path: mainFile.path, count: mainRead.bad });
   if (mainRead.clipped > 0) clippedLines.push({ path: mainFile.path, count: mainRead.clipped });
@@ -183,6 +187,8 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   for (const f of extra) {
     if (!f.path.endsWith(jsonlExt)) continue;
     const id = agentIdOfFile(f.path) ?? f.path;
+    // A tail view reads only the subagents its own lines launched (a huge session holds hundreds).
+    if (from !== undefined && !launchedInTail(state, id, metas.get(id))) continue;
     const t = new Transcript(state, id);
     try {
       const read = await readObjects(f.path, (o) => feed(state, t, o), summary);
@@ -214,5 +220,10 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     noteTime(record, s.started_at ?? undefined);
     noteTime(record, s.ended_at ?? undefined);
   }
-  return { record, cwds: state.cwds, badLines, problems, clippedLines, lineTally };
+  return { record, cwds: state.cwds, badLines, problems, clippedLines, lineTally, ...(from !== undefined ? { readFrom: from } : {}) };
+}
+
+/** Whether a call read so far launched subagent `id` (by its meta's tool use id, or by its agent id). */
+function launchedInTail(state: SessionState, id: string, meta: SubagentMeta | undefined): boolean {
+  return (meta?.toolUseId !== undefined && state.launchById.has(meta.toolUseId)) || state.launchByAgentId.has(id);
 }
