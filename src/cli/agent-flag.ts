@@ -1,12 +1,8 @@
 // Parses `--agent claude_code,codex`, accepting every spelling people type (claude-code, cc,
 // "kimi code"): the same table the names overlay uses for its sources.
-import { readers } from '../agents/registry.js';
 import { agentOfSource } from '../names/sources.js';
 import { agentIds, type AgentId } from '../record/types.js';
 import { UsageError } from './args.js';
-
-/** The `--agent` flag's help, listing every registered agent. */
-export const agentFlagHelp = `only these agents (${readers.map((r) => r.id).join(', ')})`;
 
 export function parseAgentName(raw: string): AgentId {
   const id = raw.trim() === '' ? undefined : agentOfSource(raw);

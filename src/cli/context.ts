@@ -3,9 +3,6 @@ import { readFileSync } from 'node:fs';
 import { homedir, constants as osConstants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readers } from '../agents/registry.js';
-import { withKeptRoots } from '../custody/kept-homes.js';
-import { readKnownProjects } from '../scan/known-projects.js';
 import type { AgentReader, HomeLookup } from '../agents/types.js';
 import type { AgentId } from '../record/types.js';
 import type { AgentHomes } from '../scan/scan.js';
@@ -28,8 +25,11 @@ export interface CliContext {
   /** Colour and bold on a TTY unless NO_COLOR is set. */
   color: boolean;
   version: string;
-  /** Every reader with the homes its variables name. */
-  agents: AgentHomes[];
+  /**
+   * Every reader with the homes its variables name (and the kept copies after them). A function so
+   * that only the commands that read sessions load the readers.
+   */
+  agents(): Promise<AgentHomes[]>;
   /** Resolves with the signal that asks a long-running command to stop (handlers installed on first call). */
   interrupted(): Promise<string>;
   /**
@@ -57,7 +57,7 @@ export function exitCodeForSignal(name: NodeJS.Signals): number {
   return 128 + (osConstants.signals[name] ?? 0);
 }
 
-export function agentHomes(lookup: HomeLookup, list: readonly AgentReader[] = readers): AgentHomes[] {
+export function agentHomes(lookup: HomeLookup, list: readonly AgentReader[]): AgentHomes[] {
   return list.map((reader) => ({ reader, homes: reader.homes(lookup).map((h) => resolve(h)) }));
 }
 
@@ -65,6 +65,18 @@ export function agentHomes(lookup: HomeLookup, list: readonly AgentReader[] = re
 export function selectAgents(agents: AgentHomes[], ids: readonly AgentId[] | undefined): AgentHomes[] {
   if (ids === undefined || ids.length === 0) return agents;
   return agents.filter((a) => ids.includes(a.reader.id));
+}
+
+/** The readers with their homes, loaded on first use (agents that keep logs in projects look where earlier scans saw sessions run). */
+async function loadAgents(lookup: HomeLookup, stateRoot: string): Promise<AgentHomes[]> {
+  const [{ readers }, { withKeptRoots }, { readKnownProjects }] = await Promise.all([
+    import('../agents/registry.js'),
+    import('../custody/kept-homes.js'),
+    import('../scan/known-projects.js'),
+  ]);
+  const projectLookup: HomeLookup = { ...lookup, projects: readKnownProjects(stateRoot) };
+  // Kept copies are read after the vendor homes, so a session the agent pruned still shows.
+  return withKeptRoots(agentHomes(projectLookup, readers), stateRoot);
 }
 
 function rawOutput(stream: NodeJS.WriteStream): Output {
@@ -83,8 +95,7 @@ export function processContext(): CliContext {
     homedir: userHome,
   };
   const stateRoot = resolve(lookup.env('AGENTLOG_HOME') ?? join(userHome, '.agentlog'));
-  // Agents that keep sessions inside projects are looked for where earlier scans saw sessions run.
-  const projectLookup: HomeLookup = { ...lookup, projects: readKnownProjects(stateRoot) };
+  let agents: Promise<AgentHomes[]> | undefined;
   let stop: AbortController | undefined;
   let received: NodeJS.Signals | undefined;
   const stopCode = (): number => exitCodeForSignal(received ?? 'SIGINT');
@@ -127,11 +138,10 @@ export function processContext(): CliContext {
     stderr: rawOutput(process.stderr),
     stateRoot,
     userHome,
-    lookup: projectLookup,
+    lookup,
     color: process.stdout.isTTY === true && env.NO_COLOR === undefined,
     version: packageVersion(),
-    // Kept copies are read after the vendor homes, so a session the agent pruned still shows.
-    agents: withKeptRoots(agentHomes(projectLookup), stateRoot),
+    agents: () => (agents ??= loadAgents(lookup, stateRoot)),
     interrupted: onInterrupt,
     stopSignal,
     stopCode,

@@ -1,6 +1,6 @@
 // Dispatches argv to a command (and its subcommands), prints help and version, sanitises human
 // output at this one edge, and turns typed errors into exit codes.
-import { readers } from '../agents/registry.js';
+import type { AgentReader } from '../agents/types.js';
 import { commonFlags, formatFlags, jsonRequested, parseArgs, UsageError, type FlagSpec } from './args.js';
 import type { CliContext } from './context.js';
 import type { Command } from './command.js';
@@ -8,7 +8,7 @@ import { exitCodeOf, exitCodes, isAgentlogError } from '../errors.js';
 import { commands } from './commands/index.js';
 import { safeOutput } from './terminal-safe.js';
 
-function mainHelp(version: string, registry: readonly Command[]): string {
+function mainHelp(version: string, registry: readonly Command[], readers: readonly AgentReader[]): string {
   // Every agent's home variables come from its reader, so a new agent is listed without editing this.
   const envHelp: [string, string][] = [
     ['AGENTLOG_HOME', "agentlog's state (default ~/.agentlog)"],
@@ -98,7 +98,9 @@ export async function run(argv: readonly string[], rawCtx: CliContext, registry:
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? helpTopic(rest, registry) : undefined;
-    rawCtx.stdout.write(topic !== undefined ? commandHelp(topic) : mainHelp(rawCtx.version, registry));
+    if (topic !== undefined) rawCtx.stdout.write(commandHelp(topic));
+    // Only the main help loads the readers: its environment list comes from them.
+    else rawCtx.stdout.write(mainHelp(rawCtx.version, registry, (await import('../agents/registry.js')).readers));
     return exitCodes.ok;
   }
   if (name === '--version' || name === '-V' || name === 'version') {

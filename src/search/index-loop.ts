@@ -3,8 +3,8 @@
 // free, so another `agentlog index` can run.
 import { watch, type FSWatcher } from 'node:fs';
 import { sweep, type SweepOptions, type SweepReport } from './sweep.js';
+import { defaultIntervalMs } from './index-interval.js';
 
-export const defaultIntervalMs = 30_000;
 /** Orphan collection runs on the first sweep and then every this many sweeps (hourly at 30 s). */
 const garbageEvery = 120;
 /** A burst of file events becomes one sweep this long after the last event. */

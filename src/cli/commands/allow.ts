@@ -1,7 +1,6 @@
 // `agentlog allow [path] [--detail full|messages|summary]`: opt a repository in to sync (seed 003).
 import { resolve } from 'node:path';
-import { commonFlags, flag, flagValue, UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { flag, flagValue, UsageError, type ParsedArgs } from '../args.js';
 import type { CliContext } from '../context.js';
 import { readAllowlist, writeAllowlist, type Allowlist } from '../../sync/allow/allow-file.js';
 import { normalisePath } from '../../sync/allow/opt-in.js';
@@ -24,35 +23,26 @@ export async function loadAllow(ctx: CliContext): Promise<{ path: string; list: 
   return { path, list: new Map(await readAllowlist(path)) };
 }
 
-export const allowCommand: Command = {
-  name: 'allow',
-  summary: "opt a repository in to sync (its sessions and every subagent's must run inside it)",
-  usage: 'allow [path] [--detail full|messages|summary] [--json]',
-  flags: [
-    { name: 'detail', value: 'level', help: 'what is sent: full (default), messages (no tool input or output) or summary' },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    if (args.positionals.length > 1) throw new UsageError('allow takes one path (default: the current folder)');
-    const detail = flagValue(args, 'detail') ?? 'full';
-    if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
-    const root = rootOf(args.positionals[0]);
-    const { path, list } = await loadAllow(ctx);
-    const before = list.get(root);
-    const changed = before !== detail;
-    list.set(root, detail);
-    writeAllowlist(path, list);
-    if (flag(args, 'json')) {
-      ctx.stdout.write(`${JSON.stringify({ allowed: allowedJson(list), changed, config: path })}\n`);
-      return 0;
-    }
-    const line =
-      before === undefined
-        ? `Allowed ${root} (detail ${detail}).`
-        : changed
-          ? `Allowed ${root} at ${detail} (was ${before}).`
-          : `Already allowed: ${root} (detail ${detail})`;
-    ctx.stdout.write(`${line}\nOpt-in file: ${path}\n`);
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  if (args.positionals.length > 1) throw new UsageError('allow takes one path (default: the current folder)');
+  const detail = flagValue(args, 'detail') ?? 'full';
+  if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
+  const root = rootOf(args.positionals[0]);
+  const { path, list } = await loadAllow(ctx);
+  const before = list.get(root);
+  const changed = before !== detail;
+  list.set(root, detail);
+  writeAllowlist(path, list);
+  if (flag(args, 'json')) {
+    ctx.stdout.write(`${JSON.stringify({ allowed: allowedJson(list), changed, config: path })}\n`);
     return 0;
-  },
-};
+  }
+  const line =
+    before === undefined
+      ? `Allowed ${root} (detail ${detail}).`
+      : changed
+        ? `Allowed ${root} at ${detail} (was ${before}).`
+        : `Already allowed: ${root} (detail ${detail})`;
+  ctx.stdout.write(`${line}\nOpt-in file: ${path}\n`);
+  return 0;
+}

@@ -1,10 +1,10 @@
 // `agentlog hub serve [--db URL] [--listen 127.0.0.1:7421]`: migrates the database, then serves the
 // hub's API (and its web app when built) until SIGINT/SIGTERM. Several may serve one PostgreSQL.
+import type { CliContext } from '../context.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { commonFlags, flag, flagValue, UsageError } from '../args.js';
-import type { Command } from '../command.js';
-import { dbFlag, hubDbUrl } from '../hub-db.js';
+import { flag, flagValue, UsageError, type ParsedArgs } from '../args.js';
+import { hubDbUrl } from '../hub-db.js';
 
 /** `host:port`, `[v6]:port` or `:port`; the port may be 0 (any free one). */
 export function parseListen(value: string): { host: string; port: number } {
@@ -26,40 +26,29 @@ function hubWebRoot(): string | null {
 
 const loopback = new Set(['127.0.0.1', 'localhost', '::1']);
 
-export const hubServeCommand: Command = {
-  name: 'serve',
-  summary: 'migrate the hub database and serve the hub until stopped',
-  usage: 'hub serve [--db URL] [--listen 127.0.0.1:7421] [--trust-proxy]',
-  flags: [
-    dbFlag,
-    { name: 'listen', value: 'host:port', help: 'the address to bind (default 127.0.0.1:7421; port 0 picks a free one)' },
-    { name: 'trust-proxy', help: 'believe X-Forwarded-Proto from a TLS proxy in front (marks the sign-in cookie Secure)' },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    const { host, port } = parseListen(flagValue(args, 'listen') ?? '127.0.0.1:7421');
-    const url = hubDbUrl(args, ctx);
-    // Loaded here: every other command would otherwise compile the HTTP stack and the drivers first.
-    const { openHubStore } = await import('../../hub/open-store.js');
-    const { runHub } = await import('../../hub/server.js');
-    const store = await openHubStore(url, new Date(ctx.now()).toISOString());
-    const log = (line: string): void => ctx.stderr.write(`agentlog hub: ${line}\n`);
-    if (!loopback.has(host)) log(`listening beyond loopback on plain HTTP: put TLS in front of it (and pass --trust-proxy)`);
-    await runHub({
-      store,
-      clock: { now: ctx.now },
-      version: ctx.version,
-      host,
-      port,
-      webRoot: hubWebRoot(),
-      log,
-      trustProxy: flag(args, 'trust-proxy'),
-      stop: ctx.interrupted(),
-      onListening: (listening) => {
-        if (flag(args, 'json')) ctx.stdout.write(`${JSON.stringify({ url: listening, store: store.dialect, pid: process.pid })}\n`);
-        log(`serving ${listening} (${store.dialect})`);
-      },
-    });
-    return 0;
-  },
-};
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const { host, port } = parseListen(flagValue(args, 'listen') ?? '127.0.0.1:7421');
+  const url = hubDbUrl(args, ctx);
+  // Loaded here: every other command would otherwise compile the HTTP stack and the drivers first.
+  const { openHubStore } = await import('../../hub/open-store.js');
+  const { runHub } = await import('../../hub/server.js');
+  const store = await openHubStore(url, new Date(ctx.now()).toISOString());
+  const log = (line: string): void => ctx.stderr.write(`agentlog hub: ${line}\n`);
+  if (!loopback.has(host)) log(`listening beyond loopback on plain HTTP: put TLS in front of it (and pass --trust-proxy)`);
+  await runHub({
+    store,
+    clock: { now: ctx.now },
+    version: ctx.version,
+    host,
+    port,
+    webRoot: hubWebRoot(),
+    log,
+    trustProxy: flag(args, 'trust-proxy'),
+    stop: ctx.interrupted(),
+    onListening: (listening) => {
+      if (flag(args, 'json')) ctx.stdout.write(`${JSON.stringify({ url: listening, store: store.dialect, pid: process.pid })}\n`);
+      log(`serving ${listening} (${store.dialect})`);
+    },
+  });
+  return 0;
+}

@@ -1,12 +1,12 @@
 // `agentlog index`: brings the message-search index up to date (one sweep), or keeps it so with
 // --watch (a sweep every 30 s and on file changes) until interrupted.
 import { stat } from 'node:fs/promises';
-import { commonFlags, flag, intFlag } from '../args.js';
-import type { Command } from '../command.js';
+import { flag, intFlag, type ParsedArgs } from '../args.js';
 import type { CliContext } from '../context.js';
 import { progressBar } from '../progress.js';
 import { thousands } from '../render/format.js';
-import { defaultIntervalMs, runIndexLoop } from '../../search/index-loop.js';
+import { defaultIntervalMs } from '../../search/index-interval.js';
+import { runIndexLoop } from '../../search/index-loop.js';
 import { storePaths, storeRoot } from '../../search/store.js';
 import { sweep, type SweepOptions, type SweepReport } from '../../search/sweep.js';
 
@@ -40,70 +40,59 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-export const indexCommand: Command = {
-  name: 'index',
-  summary: 'update the message-search index (--watch keeps it fresh until interrupted)',
-  usage: 'index [--watch] [--interval S] [--window-days D] [--json]',
-  flags: [
-    { name: 'watch', short: 'w', help: 'keep sweeping (every --interval seconds and on file changes) until Ctrl-C' },
-    { name: 'interval', value: 'S', help: `seconds between sweeps with --watch (default ${defaultIntervalMs / 1000})` },
-    { name: 'window-days', value: 'D', help: "index the last D days (default: the index's own, 14 for a new one; 0 = all history)" },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    const json = flag(args, 'json');
-    const watchMode = flag(args, 'watch');
-    const interval = intFlag(args, 'interval', 1, 86_400);
-    const windowDays = intFlag(args, 'window-days', 0, 36_500);
-    const root = storeRoot(ctx.stateRoot);
-    const firstBuild = !(await exists(storePaths(root).manifest));
-    const progress = progressBar(ctx.stderr, 'indexing', firstBuild && !json);
-    const base: SweepOptions = {
-      root,
-      agents: ctx.agents,
-      now: () => ctx.now(),
-      onProgress: (d, t) => progress.update(d, t),
-      onLockWait: (h) => {
-        if (!json) ctx.stderr.write(`waiting for another agentlog index${h !== null ? ` (pid ${h.pid})` : ''} to finish…\n`);
-      },
-      ...(windowDays !== undefined ? { windowDays } : {}),
-    };
-    if (!watchMode) {
-      // A signal stops the sweep at the next session (what is done is published) or lock wait.
-      const signal = ctx.stopSignal();
-      let report: SweepReport;
-      try {
-        report = await sweep({ ...base, collectGarbage: true, signal, shouldStop: () => signal.aborted });
-      } catch (error) {
-        progress.done();
-        if (signal.aborted) return ctx.stopCode();
-        throw error;
-      }
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const json = flag(args, 'json');
+  const watchMode = flag(args, 'watch');
+  const interval = intFlag(args, 'interval', 1, 86_400);
+  const windowDays = intFlag(args, 'window-days', 0, 36_500);
+  const root = storeRoot(ctx.stateRoot);
+  const firstBuild = !(await exists(storePaths(root).manifest));
+  const progress = progressBar(ctx.stderr, 'indexing', firstBuild && !json);
+  const base: SweepOptions = {
+    root,
+    agents: await ctx.agents(),
+    now: () => ctx.now(),
+    onProgress: (d, t) => progress.update(d, t),
+    onLockWait: (h) => {
+      if (!json) ctx.stderr.write(`waiting for another agentlog index${h !== null ? ` (pid ${h.pid})` : ''} to finish…\n`);
+    },
+    ...(windowDays !== undefined ? { windowDays } : {}),
+  };
+  if (!watchMode) {
+    // A signal stops the sweep at the next session (what is done is published) or lock wait.
+    const signal = ctx.stopSignal();
+    let report: SweepReport;
+    try {
+      report = await sweep({ ...base, collectGarbage: true, signal, shouldStop: () => signal.aborted });
+    } catch (error) {
       progress.done();
-      if (json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      else {
-        ctx.stdout.write(`${summary(report)}\n`);
-        notes(report, ctx);
-      }
-      return signal.aborted ? ctx.stopCode() : 0;
+      if (signal.aborted) return ctx.stopCode();
+      throw error;
     }
-    const watchPaths = ctx.agents.flatMap((a) => a.homes);
-    const result = await runIndexLoop({
-      sweep: base,
-      intervalMs: (interval ?? defaultIntervalMs / 1000) * 1000,
-      watchPaths,
-      stop: ctx.interrupted(),
-      onSweep: (r, n) => {
-        if (n === 1) progress.done();
-        if (json) return;
-        // After the first sweep, only sweeps that did something are worth a line.
-        if (n === 1 || r.extracted + r.resumed + r.expired + r.failed.length > 0) ctx.stdout.write(`${summary(r)}\n`);
-        notes(r, ctx, n === 1);
-      },
-      onError: (error) => ctx.stderr.write(`agentlog index: ${error instanceof Error ? error.message : String(error)}\n`),
-    });
     progress.done();
-    if (json) ctx.stdout.write(`${JSON.stringify({ sweeps: result.sweeps, last: result.last }, null, 2)}\n`);
-    return 0;
-  },
-};
+    if (json) ctx.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else {
+      ctx.stdout.write(`${summary(report)}\n`);
+      notes(report, ctx);
+    }
+    return signal.aborted ? ctx.stopCode() : 0;
+  }
+  const watchPaths = (await ctx.agents()).flatMap((a) => a.homes);
+  const result = await runIndexLoop({
+    sweep: base,
+    intervalMs: (interval ?? defaultIntervalMs / 1000) * 1000,
+    watchPaths,
+    stop: ctx.interrupted(),
+    onSweep: (r, n) => {
+      if (n === 1) progress.done();
+      if (json) return;
+      // After the first sweep, only sweeps that did something are worth a line.
+      if (n === 1 || r.extracted + r.resumed + r.expired + r.failed.length > 0) ctx.stdout.write(`${summary(r)}\n`);
+      notes(r, ctx, n === 1);
+    },
+    onError: (error) => ctx.stderr.write(`agentlog index: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
+  progress.done();
+  if (json) ctx.stdout.write(`${JSON.stringify({ sweeps: result.sweeps, last: result.last }, null, 2)}\n`);
+  return 0;
+}

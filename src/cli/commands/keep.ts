@@ -1,9 +1,8 @@
 // `agentlog keep`: copy sessions' whole trees into custody (<AGENTLOG_HOME>/kept/<installation>/)
 // before the agents prune them. With no session id it keeps everything (the same as --all).
-import { flag, flagValue, flagValues, commonFlags, UsageError } from '../args.js';
-import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
+import { flag, flagValue, flagValues, UsageError, type ParsedArgs } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
 import { selectAgents, type CliContext } from '../context.js';
-import type { Command } from '../command.js';
 import { progressBar } from '../progress.js';
 import { Catalog, type KeepReport } from '../../custody/index.js';
 import type { SessionKeepReport } from '../../custody/index.js';
@@ -56,58 +55,43 @@ function printText(report: KeepReport, byId: boolean, ctx: CliContext): void {
   for (const p of report.problems) ctx.stderr.write(`warning: ${p.path}: ${p.message}\n`);
 }
 
-export const keepCommand: Command = {
-  name: 'keep',
-  summary: 'copy sessions into custody before the agents prune them (no id: every session)',
-  usage: 'keep [--all | <session-id>...] [--verify] [--agent A] [--installation NAME] [--json]',
-  flags: [
-    { name: 'all', help: 'keep every session of every agent home (what `keep` with no id does)' },
-    {
-      name: 'verify',
-      help: 'compare every kept file with its source by content, not by size and time (slower; catches a same-size rewrite whose time was put back)',
-    },
-    { name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp },
-    { name: 'installation', value: 'name', help: 'the name to keep this agent home under (default: derived from the home path)' },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    const ids = args.positionals;
-    if (flag(args, 'all') && ids.length > 0) throw new UsageError('give --all or session ids, not both');
-    const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
-    const catalog = await Catalog.open({ stateRoot: ctx.stateRoot, agents, version: ctx.version, now: ctx.now });
-    const installationName = flagValue(args, 'installation');
-    if (installationName !== undefined && catalog.scopes.length !== 1) {
-      const homes = catalog.scopes.map((s) => `${s.reader.id} ${s.home}`).join(', ');
-      throw new UsageError(
-        `--installation names one agent home, and this selection has ${catalog.scopes.length} (${homes || 'none'}); choose one with --agent`,
-      );
-    }
-    const json = flag(args, 'json');
-    const progress = progressBar(ctx.stderr, 'keeping', ids.length === 0);
-    // A signal stops the keep after the sessions in flight (their copies are published whole).
-    const signal = ctx.stopSignal();
-    const stopped = (): number => {
-      ctx.stderr.write('interrupted: what was kept so far is whole; run keep again to finish\n');
-      return ctx.stopCode();
-    };
-    let report: KeepReport;
-    try {
-      report = await catalog.keep({
-        ids: ids.length > 0 ? ids : undefined,
-        installationName,
-        signal,
-        verify: flag(args, 'verify'),
-        onProgress: (d, t) => progress.update(d, t),
-      });
-    } catch (error) {
-      progress.done();
-      if (signal.aborted) return stopped();
-      throw error;
-    }
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const ids = args.positionals;
+  if (flag(args, 'all') && ids.length > 0) throw new UsageError('give --all or session ids, not both');
+  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const catalog = await Catalog.open({ stateRoot: ctx.stateRoot, agents, version: ctx.version, now: ctx.now });
+  const installationName = flagValue(args, 'installation');
+  if (installationName !== undefined && catalog.scopes.length !== 1) {
+    const homes = catalog.scopes.map((s) => `${s.reader.id} ${s.home}`).join(', ');
+    throw new UsageError(
+      `--installation names one agent home, and this selection has ${catalog.scopes.length} (${homes || 'none'}); choose one with --agent`,
+    );
+  }
+  const json = flag(args, 'json');
+  const progress = progressBar(ctx.stderr, 'keeping', ids.length === 0);
+  // A signal stops the keep after the sessions in flight (their copies are published whole).
+  const signal = ctx.stopSignal();
+  const stopped = (): number => {
+    ctx.stderr.write('interrupted: what was kept so far is whole; run keep again to finish\n');
+    return ctx.stopCode();
+  };
+  let report: KeepReport;
+  try {
+    report = await catalog.keep({
+      ids: ids.length > 0 ? ids : undefined,
+      installationName,
+      signal,
+      verify: flag(args, 'verify'),
+      onProgress: (d, t) => progress.update(d, t),
+    });
+  } catch (error) {
     progress.done();
-    if (json) ctx.stdout.write(`${JSON.stringify({ ...report, interrupted: signal.aborted }, null, 2)}\n`);
-    else printText(report, ids.length > 0, ctx);
     if (signal.aborted) return stopped();
-    return report.totals.failed > 0 ? 1 : 0;
-  },
-};
+    throw error;
+  }
+  progress.done();
+  if (json) ctx.stdout.write(`${JSON.stringify({ ...report, interrupted: signal.aborted }, null, 2)}\n`);
+  else printText(report, ids.length > 0, ctx);
+  if (signal.aborted) return stopped();
+  return report.totals.failed > 0 ? 1 : 0;
+}

@@ -1,7 +1,7 @@
 // `agentlog login --hub URL [--token-stdin]`: checks the token against the hub, then keeps both in
 // `<config>/hub.json` (0600). The token is read from stdin, never from argv.
-import { commonFlags, flag, flagValue, UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import type { CliContext } from '../context.js';
+import { flag, flagValue, UsageError, type ParsedArgs } from '../args.js';
 import { SyncError } from '../../sync/allow/errors.js';
 import { HubClient } from '../../sync/hub/client.js';
 import { writeLogin } from '../../sync/hub/login-file.js';
@@ -29,39 +29,28 @@ function hubUrl(raw: string | undefined): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-export const loginCommand: Command = {
-  name: 'login',
-  summary: 'sign in to a team hub for sync (the token on stdin)',
-  usage: 'login --hub URL [--token-stdin] [--json]',
-  flags: [
-    { name: 'hub', value: 'url', help: "the hub's address" },
-    { name: 'token-stdin', help: 'read the token from stdin (the default when stdin is not a terminal)' },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    if (args.positionals.length > 0) throw new UsageError('login takes no positional arguments: the token goes on stdin, never argv');
-    const hub = hubUrl(flagValue(args, 'hub'));
-    if (process.stdin.isTTY === true && !flag(args, 'token-stdin'))
-      ctx.stderr.write('Paste the token (from `agentlog hub user add`), then Ctrl-D:\n');
-    const token = (await readStdin()).trim();
-    if (token === '' || /\s/.test(token)) throw new UsageError('no token on stdin (one line, the token alone)');
-    const client = new HubClient({
-      url: hub,
-      token,
-      userAgent: `agentlog/${ctx.version}`,
-      retry: { attempts: 2, requestTimeoutMs: 15_000 },
-    });
-    const answer = await client.request('GET', '/v1/session');
-    if (answer.status === 401 || answer.status === 403) throw new SyncError('HubRefused', 'usage', `the hub at ${hub} refused that token`);
-    if (answer.status !== 200)
-      throw new SyncError('HubRefused', 'failed', `the hub at ${hub} answered ${answer.status} to a sign-in check`);
-    const who = answer.body as { user?: unknown; workspace?: unknown };
-    const path = syncPaths(ctx.lookup, ctx.stateRoot).loginFile;
-    writeLogin(path, { hub, token });
-    const user = typeof who.user === 'string' ? who.user : null;
-    const workspace = typeof who.workspace === 'string' ? who.workspace : null;
-    if (flag(args, 'json')) ctx.stdout.write(`${JSON.stringify({ hub, user, workspace, config: path })}\n`);
-    else ctx.stdout.write(`Signed in to ${hub} as ${user ?? '?'} (workspace ${workspace ?? '?'}).\nSaved to ${path}\n`);
-    return 0;
-  },
-};
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError('login takes no positional arguments: the token goes on stdin, never argv');
+  const hub = hubUrl(flagValue(args, 'hub'));
+  if (process.stdin.isTTY === true && !flag(args, 'token-stdin'))
+    ctx.stderr.write('Paste the token (from `agentlog hub user add`), then Ctrl-D:\n');
+  const token = (await readStdin()).trim();
+  if (token === '' || /\s/.test(token)) throw new UsageError('no token on stdin (one line, the token alone)');
+  const client = new HubClient({
+    url: hub,
+    token,
+    userAgent: `agentlog/${ctx.version}`,
+    retry: { attempts: 2, requestTimeoutMs: 15_000 },
+  });
+  const answer = await client.request('GET', '/v1/session');
+  if (answer.status === 401 || answer.status === 403) throw new SyncError('HubRefused', 'usage', `the hub at ${hub} refused that token`);
+  if (answer.status !== 200) throw new SyncError('HubRefused', 'failed', `the hub at ${hub} answered ${answer.status} to a sign-in check`);
+  const who = answer.body as { user?: unknown; workspace?: unknown };
+  const path = syncPaths(ctx.lookup, ctx.stateRoot).loginFile;
+  writeLogin(path, { hub, token });
+  const user = typeof who.user === 'string' ? who.user : null;
+  const workspace = typeof who.workspace === 'string' ? who.workspace : null;
+  if (flag(args, 'json')) ctx.stdout.write(`${JSON.stringify({ hub, user, workspace, config: path })}\n`);
+  else ctx.stdout.write(`Signed in to ${hub} as ${user ?? '?'} (workspace ${workspace ?? '?'}).\nSaved to ${path}\n`);
+  return 0;
+}

@@ -1,9 +1,7 @@
 // `agentlog scan`: every session the agents left, newest first.
-import { flag, flagValues } from '../args.js';
-import { commonFlags } from '../args.js';
-import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
+import { flag, flagValues, type ParsedArgs } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
 import { selectAgents, type CliContext } from '../context.js';
-import type { Command } from '../command.js';
 import { progressBar } from '../progress.js';
 import { scan, type ScanReport } from '../../scan/scan.js';
 import type { SessionRow } from '../../scan/session-row.js';
@@ -62,42 +60,36 @@ function table(rows: readonly SessionRow[], ctx: CliContext): string {
   return [style.bold(fmt(head)), ...body.map(fmt)].join('\n');
 }
 
-export const scanCommand: Command = {
-  name: 'scan',
-  summary: 'list every session the agents left, newest first',
-  usage: 'scan [--agent A[,B]] [--json]',
-  flags: [{ name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp }, ...commonFlags],
-  async run(args, ctx) {
-    const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
-    const json = flag(args, 'json');
-    const progress = progressBar(ctx.stderr, 'scanning', true);
-    const report = await scan({
-      agents,
-      stateRoot: ctx.stateRoot,
-      userHome: ctx.userHome,
-      readerVersion: ctx.version,
-      onProgress: (d, t) => progress.update(d, t),
-    });
-    progress.done();
-    const problems = (await applySessionNames(report.sessions, ctx.stateRoot)).map((w) => ({
-      path: overlayPath(ctx.stateRoot),
-      reason: w,
-    }));
-    for (const p of problems) ctx.stderr.write(`warning: ${p.reason}\n`);
-    for (const p of report.state_problems) ctx.stderr.write(`warning: ${p.path}: ${p.reason}\n`);
-    if (json) {
-      ctx.stdout.write(`${JSON.stringify(scanJson(report, problems), null, 2)}\n`);
-      return 0;
-    }
-    const looked = report.roots.map((r) => `${r.path} (${r.sessions})`).join(', ');
-    if (report.sessions.length === 0) ctx.stdout.write(`no sessions found; looked in ${looked || 'no agent homes'}\n`);
-    else ctx.stdout.write(`${table(report.sessions, ctx)}\n`);
-    const bad = report.bad_lines.reduce((n, b) => n + b.count, 0);
-    const notes: string[] = [];
-    if (report.unreadable.length > 0) notes.push(`${report.unreadable.length} unreadable`);
-    if (report.unparsed.length > 0) notes.push(`${report.unparsed.length} unparsed`);
-    if (bad > 0) notes.push(`${bad} unparseable lines in ${report.bad_lines.length} files`);
-    ctx.stderr.write(`${report.sessions.length} sessions${notes.length > 0 ? ` (${notes.join(', ')}; --json lists them)` : ''}\n`);
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const json = flag(args, 'json');
+  const progress = progressBar(ctx.stderr, 'scanning', true);
+  const report = await scan({
+    agents,
+    stateRoot: ctx.stateRoot,
+    userHome: ctx.userHome,
+    readerVersion: ctx.version,
+    onProgress: (d, t) => progress.update(d, t),
+  });
+  progress.done();
+  const problems = (await applySessionNames(report.sessions, ctx.stateRoot)).map((w) => ({
+    path: overlayPath(ctx.stateRoot),
+    reason: w,
+  }));
+  for (const p of problems) ctx.stderr.write(`warning: ${p.reason}\n`);
+  for (const p of report.state_problems) ctx.stderr.write(`warning: ${p.path}: ${p.reason}\n`);
+  if (json) {
+    ctx.stdout.write(`${JSON.stringify(scanJson(report, problems), null, 2)}\n`);
     return 0;
-  },
-};
+  }
+  const looked = report.roots.map((r) => `${r.path} (${r.sessions})`).join(', ');
+  if (report.sessions.length === 0) ctx.stdout.write(`no sessions found; looked in ${looked || 'no agent homes'}\n`);
+  else ctx.stdout.write(`${table(report.sessions, ctx)}\n`);
+  const bad = report.bad_lines.reduce((n, b) => n + b.count, 0);
+  const notes: string[] = [];
+  if (report.unreadable.length > 0) notes.push(`${report.unreadable.length} unreadable`);
+  if (report.unparsed.length > 0) notes.push(`${report.unparsed.length} unparsed`);
+  if (bad > 0) notes.push(`${bad} unparseable lines in ${report.bad_lines.length} files`);
+  ctx.stderr.write(`${report.sessions.length} sessions${notes.length > 0 ? ` (${notes.join(', ')}; --json lists them)` : ''}\n`);
+  return 0;
+}

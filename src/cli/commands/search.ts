@@ -1,8 +1,8 @@
 // `agentlog search <terms…>`: where was this said? Sessions newest best hit first, up to 3 hits each
 // with the terms highlighted; --json prints exactly the body the HTTP route serves.
-import { commonFlags, flag, flagValue, flagValues, intFlag, UsageError } from '../args.js';
-import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
-import type { Command } from '../command.js';
+import type { CliContext } from '../context.js';
+import { flag, flagValue, flagValues, intFlag, UsageError, type ParsedArgs } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
 import { ansiStyle, plainStyle, type Style } from '../render/format.js';
 import { queryLimits, type Budgets } from '../../search/query.js';
 import { searchThrough } from '../../search/search-through.js';
@@ -85,46 +85,32 @@ export function footerLines(body: SearchBody, terms: readonly string[], continue
 const cliBudgets: Partial<Budgets> = { timeMs: 2000, freshLoadBytes: defaultArenaBytes };
 const cliWaitMs = 60_000;
 
-export const searchCommand: Command = {
-  name: 'search',
-  summary: 'find where something was said: user and assistant messages across agents',
-  usage: 'search <terms…> [--agent A[,B]] [--no-superseded] [--no-subagents] [--limit N] [--cursor C] [--window-days D] [--json]',
-  flags: [
-    { name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp },
-    { name: 'no-superseded', help: 'leave out rewound, undone or abandoned messages' },
-    { name: 'no-subagents', help: 'leave out what subagents said' },
-    { name: 'limit', value: 'N', help: `sessions per page (1-${queryLimits.maxLimit}, default ${queryLimits.defaultLimit})` },
-    { name: 'cursor', value: 'C', help: 'the next page, from the cursor a previous page printed' },
-    { name: 'window-days', value: 'D', help: 'search the last D days (default: the index window, 14; 0 = everything indexed)' },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    const terms = args.positionals;
-    if (terms.length === 0) throw new UsageError('give the terms to search for, e.g. `agentlog search cursor bug`');
-    const limit = intFlag(args, 'limit', 1, queryLimits.maxLimit);
-    const windowDays = intFlag(args, 'window-days', 0, 36_500);
-    const agents = parseAgentList(flagValues(args, 'agent'));
-    const root = storeRoot(ctx.stateRoot);
-    const body = await searchThrough(
-      {
-        q: terms.join(' '),
-        ...(agents !== undefined ? { agents } : {}),
-        includeSuperseded: !flag(args, 'no-superseded'),
-        includeSubagents: !flag(args, 'no-subagents'),
-        ...(limit !== undefined ? { limit } : {}),
-        cursor: flagValue(args, 'cursor') ?? null,
-        ...(windowDays !== undefined ? { windowDays } : {}),
-      },
-      { root, cache: new ShardCache(root), now: () => ctx.now(), budgets: cliBudgets },
-      { waitMs: cliWaitMs },
-    );
-    if (flag(args, 'json')) {
-      ctx.stdout.write(`${JSON.stringify(body)}\n`);
-      return 0;
-    }
-    const text = searchText(body, ctx.color ? ansiStyle : plainStyle);
-    if (text !== '') ctx.stdout.write(`${text}\n`);
-    for (const l of footerLines(body, terms, flagValue(args, 'cursor') !== undefined)) ctx.stderr.write(`${l}\n`);
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const terms = args.positionals;
+  if (terms.length === 0) throw new UsageError('give the terms to search for, e.g. `agentlog search cursor bug`');
+  const limit = intFlag(args, 'limit', 1, queryLimits.maxLimit);
+  const windowDays = intFlag(args, 'window-days', 0, 36_500);
+  const agents = parseAgentList(flagValues(args, 'agent'));
+  const root = storeRoot(ctx.stateRoot);
+  const body = await searchThrough(
+    {
+      q: terms.join(' '),
+      ...(agents !== undefined ? { agents } : {}),
+      includeSuperseded: !flag(args, 'no-superseded'),
+      includeSubagents: !flag(args, 'no-subagents'),
+      ...(limit !== undefined ? { limit } : {}),
+      cursor: flagValue(args, 'cursor') ?? null,
+      ...(windowDays !== undefined ? { windowDays } : {}),
+    },
+    { root, cache: new ShardCache(root), now: () => ctx.now(), budgets: cliBudgets },
+    { waitMs: cliWaitMs },
+  );
+  if (flag(args, 'json')) {
+    ctx.stdout.write(`${JSON.stringify(body)}\n`);
     return 0;
-  },
-};
+  }
+  const text = searchText(body, ctx.color ? ansiStyle : plainStyle);
+  if (text !== '') ctx.stdout.write(`${text}\n`);
+  for (const l of footerLines(body, terms, flagValue(args, 'cursor') !== undefined)) ctx.stderr.write(`${l}\n`);
+  return 0;
+}

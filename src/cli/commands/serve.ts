@@ -1,10 +1,10 @@
 // `agentlog serve`: one local process that keeps, indexes and serves every session (issue 11): the
 // API and the dashboard on http://127.0.0.1:7420/, a keep + index sweep at start and on changes.
+import type { CliContext } from '../context.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { commonFlags, flag, flagValue, intFlag, UsageError } from '../args.js';
-import type { Command } from '../command.js';
+import { flag, flagValue, intFlag, UsageError, type ParsedArgs } from '../args.js';
 import { asOnlyServer } from '../../server/instance-lock.js';
 import { logDir, openServeLog } from '../../server/serve-log.js';
 import { loadOrCreateToken } from '../../server/token.js';
@@ -31,61 +31,44 @@ function openBrowser(url: string): void {
   }
 }
 
-export const serveCommand: Command = {
-  name: 'serve',
-  summary: 'serve the dashboard and API on 127.0.0.1, keeping and indexing sessions as they change',
-  usage: 'serve [--port 7420] [--host 127.0.0.1] [--open] [--no-sweep] [--interval S]',
-  flags: [
-    { name: 'port', value: 'N', help: 'the port (default 7420; 0 picks a free one)' },
-    { name: 'host', value: 'address', help: 'the address to bind (default 127.0.0.1; anything else exposes your sessions)' },
-    { name: 'open', help: 'open the dashboard in the browser' },
-    { name: 'no-sweep', help: 'do not keep or index (serve what is there)' },
-    {
-      name: 'interval',
-      value: 'S',
-      help: 'seconds between sweeps where file watching fails (default 30; with watching, a safety sweep every 10 intervals)',
-    },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    const port = intFlag(args, 'port', 0, 65_535) ?? 7420;
-    const host = flagValue(args, 'host') ?? '127.0.0.1';
-    if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new UsageError(`--host must be an address or a host name, not "${host}"`);
-    const intervalS = intFlag(args, 'interval', 1, 86_400) ?? 30;
-    if (!loopback.has(host))
-      ctx.stderr.write(
-        `warning: --host ${host} is not a loopback address: anyone who can reach it and has the token can read every session\n`,
-      );
-    // Loaded here, not at start-up: every other command would otherwise compile the HTTP stack first.
-    const { runServer } = await import('../../server/server.js');
-    const { openStore } = await import('../../server/store.js');
-    const token = await loadOrCreateToken(ctx.stateRoot);
-    return asOnlyServer(ctx.stateRoot, async () => {
-      const log = openServeLog({ dir: logDir(ctx.stateRoot), now: ctx.now });
-      const store = openStore({
-        stateRoot: ctx.stateRoot,
-        userHome: ctx.userHome,
-        version: ctx.version,
-        agents: ctx.agents,
-        now: ctx.now,
-        log,
-      });
-      await runServer({
-        store,
-        token,
-        host,
-        port,
-        webRoot: webRoot(),
-        userHome: ctx.userHome,
-        sweep: !flag(args, 'no-sweep'),
-        intervalMs: intervalS * 1000,
-        stop: ctx.interrupted(),
-        onListening: (url) => {
-          ctx.stderr.write(`agentlog serve: open ${url}\n`);
-          if (flag(args, 'open')) openBrowser(url);
-        },
-      });
-      return 0;
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const port = intFlag(args, 'port', 0, 65_535) ?? 7420;
+  const host = flagValue(args, 'host') ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) throw new UsageError(`--host must be an address or a host name, not "${host}"`);
+  const intervalS = intFlag(args, 'interval', 1, 86_400) ?? 30;
+  if (!loopback.has(host))
+    ctx.stderr.write(
+      `warning: --host ${host} is not a loopback address: anyone who can reach it and has the token can read every session\n`,
+    );
+  // Loaded here, not at start-up: every other command would otherwise compile the HTTP stack first.
+  const { runServer } = await import('../../server/server.js');
+  const { openStore } = await import('../../server/store.js');
+  const token = await loadOrCreateToken(ctx.stateRoot);
+  return asOnlyServer(ctx.stateRoot, async () => {
+    const log = openServeLog({ dir: logDir(ctx.stateRoot), now: ctx.now });
+    const store = openStore({
+      stateRoot: ctx.stateRoot,
+      userHome: ctx.userHome,
+      version: ctx.version,
+      agents: await ctx.agents(),
+      now: ctx.now,
+      log,
     });
-  },
-};
+    await runServer({
+      store,
+      token,
+      host,
+      port,
+      webRoot: webRoot(),
+      userHome: ctx.userHome,
+      sweep: !flag(args, 'no-sweep'),
+      intervalMs: intervalS * 1000,
+      stop: ctx.interrupted(),
+      onListening: (url) => {
+        ctx.stderr.write(`agentlog serve: open ${url}\n`);
+        if (flag(args, 'open')) openBrowser(url);
+      },
+    });
+    return 0;
+  });
+}

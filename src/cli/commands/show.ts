@@ -1,9 +1,7 @@
 // `agentlog show <file-or-session-id>`: one session, readable, as JSON, or as Markdown.
 import { flag, flagValue, flagValues, type ParsedArgs, UsageError } from '../args.js';
-import { commonFlags } from '../args.js';
 import { parseAgentList } from '../agent-flag.js';
 import { selectAgents } from '../context.js';
-import type { Command } from '../command.js';
 import type { CliContext } from '../context.js';
 import type { AgentReader, DiscoveredSession } from '../../agents/types.js';
 import { resolveTarget } from '../../scan/resolve.js';
@@ -27,44 +25,31 @@ import { join } from 'node:path';
 import { exportAssetsDir } from '../web-assets.js';
 import { exportHtml, loadExportAssets } from '../../server/export-html.js';
 
-export const showCommand: Command = {
-  name: 'show',
-  summary: 'print one session: readable, --json (the record) or --markdown',
-  usage: 'show <file-or-session-id> [--detail full|messages|summary] [--json | --markdown | --html | --as-sent [--json]]',
-  flags: [
-    { name: 'detail', value: 'level', help: 'full (default), messages or summary' },
-    { name: 'markdown', help: 'print the session as Markdown' },
-    { name: 'html', help: 'print the session as one self-contained HTML file (the dashboard export)' },
-    { name: 'agent', value: 'agents', repeat: true, help: "look only in these agents' homes" },
-    { name: 'as-sent', help: 'the exact redacted, capped body (and note) sync would send for it' },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    const target = args.positionals[0];
-    if (target === undefined || args.positionals.length > 1)
-      throw new UsageError('show takes one session: a file, a folder, an id or a unique id prefix');
-    const detail = flagValue(args, 'detail') ?? 'full';
-    if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
-    if ([flag(args, 'json'), flag(args, 'markdown'), flag(args, 'html')].filter(Boolean).length > 1)
-      throw new UsageError('choose one of --json, --markdown and --html');
-    const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
-    const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
-    const asSent = flag(args, 'as-sent');
-    if (asSent && (flag(args, 'markdown') || flag(args, 'html')))
-      throw new UsageError(
-        '--as-sent prints the body sync would send (add --json for it alone); it cannot be combined with --markdown or --html',
-      );
-    // Tool output (most of a session's bytes) waits in an unlinked file until it is printed, so memory
-    // stays bounded on any session (issue 10: ≤ 300 MiB); where no such file can be made, it stays in memory.
-    // The HTML export and the as-sent body need the whole record, so they are built in memory.
-    const spill = detail === 'full' && !flag(args, 'html') && !asSent ? openSpill(join(ctx.stateRoot, 'tmp')) : null;
-    try {
-      return await showParsed(spill, reader, session, detail, args, ctx);
-    } finally {
-      spill?.close();
-    }
-  },
-};
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const target = args.positionals[0];
+  if (target === undefined || args.positionals.length > 1)
+    throw new UsageError('show takes one session: a file, a folder, an id or a unique id prefix');
+  const detail = flagValue(args, 'detail') ?? 'full';
+  if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
+  if ([flag(args, 'json'), flag(args, 'markdown'), flag(args, 'html')].filter(Boolean).length > 1)
+    throw new UsageError('choose one of --json, --markdown and --html');
+  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
+  const asSent = flag(args, 'as-sent');
+  if (asSent && (flag(args, 'markdown') || flag(args, 'html')))
+    throw new UsageError(
+      '--as-sent prints the body sync would send (add --json for it alone); it cannot be combined with --markdown or --html',
+    );
+  // Tool output (most of a session's bytes) waits in an unlinked file until it is printed, so memory
+  // stays bounded on any session (issue 10: ≤ 300 MiB); where no such file can be made, it stays in memory.
+  // The HTML export and the as-sent body need the whole record, so they are built in memory.
+  const spill = detail === 'full' && !flag(args, 'html') && !asSent ? openSpill(join(ctx.stateRoot, 'tmp')) : null;
+  try {
+    return await showParsed(spill, reader, session, detail, args, ctx);
+  } finally {
+    spill?.close();
+  }
+}
 
 function openSpill(dir: string): TextSpill | null {
   try {

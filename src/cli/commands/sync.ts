@@ -1,9 +1,8 @@
 // `agentlog sync [--dry-run] [--agent A] [--json]`: every opted-in session, redacted and capped, to
 // the team hub as a source with its note (seed 003). Exit 1 when any session failed.
-import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
-import { commonFlags, flag, flagValues, UsageError } from '../args.js';
-import type { Command } from '../command.js';
-import { selectAgents } from '../context.js';
+import { parseAgentList } from '../agent-flag.js';
+import { flag, flagValues, UsageError, type ParsedArgs } from '../args.js';
+import { selectAgents, type CliContext } from '../context.js';
 import { progressBar } from '../progress.js';
 import { readKnownProjects } from '../../scan/known-projects.js';
 import { ScanCache } from '../../scan/scan-cache.js';
@@ -40,73 +39,63 @@ function summary(r: SyncReport, failed: number): string {
   return `${text}\n${r.dry_run ? 'Dry run: nothing was sent.\n' : ''}`;
 }
 
-export const syncCommand: Command = {
-  name: 'sync',
-  summary: 'send the opted-in sessions, redacted and capped, to the team hub (with a note each)',
-  usage: 'sync [--dry-run] [--agent A] [--json]',
-  flags: [
-    { name: 'dry-run', help: 'send nothing; print what would be sent' },
-    { name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    if (args.positionals.length > 0) throw new UsageError('sync takes no positional arguments');
-    const json = flag(args, 'json');
-    const dryRun = flag(args, 'dry-run');
-    const paths = syncPaths(ctx.lookup, ctx.stateRoot);
-    // The opt-in first: a corrupt file stops the run before anything is read.
-    const allow = await readAllowlist(paths.allowFile);
-    let hub: HubClient | null = null;
-    let hubUrl = '';
-    if (!dryRun) {
-      const login = await readLogin(paths.loginFile);
-      if (login === null)
-        throw new SyncError(
-          'HubLoginMissing',
-          'usage',
-          'not signed in to a hub: run agentlog login --hub URL --token-stdin (or sync --dry-run)',
-        );
-      hub = new HubClient({ url: login.hub, token: login.token, userAgent: `agentlog/${ctx.version}` });
-      hubUrl = login.hub;
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  if (args.positionals.length > 0) throw new UsageError('sync takes no positional arguments');
+  const json = flag(args, 'json');
+  const dryRun = flag(args, 'dry-run');
+  const paths = syncPaths(ctx.lookup, ctx.stateRoot);
+  // The opt-in first: a corrupt file stops the run before anything is read.
+  const allow = await readAllowlist(paths.allowFile);
+  let hub: HubClient | null = null;
+  let hubUrl = '';
+  if (!dryRun) {
+    const login = await readLogin(paths.loginFile);
+    if (login === null)
+      throw new SyncError(
+        'HubLoginMissing',
+        'usage',
+        'not signed in to a hub: run agentlog login --hub URL --token-stdin (or sync --dry-run)',
+      );
+    hub = new HubClient({ url: login.hub, token: login.token, userAgent: `agentlog/${ctx.version}` });
+    hubUrl = login.hub;
+  }
+  const real = cachedRealPath();
+  const progress = progressBar(ctx.stderr, dryRun ? 'sync (dry run)' : 'sync', !json);
+  const report = await runSync({
+    agents: selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent'))),
+    allow,
+    real,
+    homes: homeForms(ctx.userHome, real),
+    cache: await ScanCache.open(ctx.stateRoot, ctx.version),
+    projects: readKnownProjects(ctx.stateRoot),
+    hub,
+    onProgress: (done, total) => progress.update(done, total),
+    signal: ctx.stopSignal(),
+  });
+  progress.done();
+  const failed = report.sessions.filter((s) => s.status === 'failed').length;
+  const notesFailed = report.notes.failed;
+  if (!dryRun) {
+    try {
+      writeLastSync(paths.lastSync, {
+        at: new Date(ctx.now()).toISOString(),
+        hub: hubUrl,
+        uploaded: report.uploaded,
+        unchanged: report.unchanged,
+        skipped: report.skipped,
+        failed,
+      });
+    } catch (error) {
+      ctx.stderr.write(
+        `warning: could not record this sync for agentlog status (${error instanceof Error ? error.message : String(error)})\n`,
+      );
     }
-    const real = cachedRealPath();
-    const progress = progressBar(ctx.stderr, dryRun ? 'sync (dry run)' : 'sync', !json);
-    const report = await runSync({
-      agents: selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent'))),
-      allow,
-      real,
-      homes: homeForms(ctx.userHome, real),
-      cache: await ScanCache.open(ctx.stateRoot, ctx.version),
-      projects: readKnownProjects(ctx.stateRoot),
-      hub,
-      onProgress: (done, total) => progress.update(done, total),
-      signal: ctx.stopSignal(),
-    });
-    progress.done();
-    const failed = report.sessions.filter((s) => s.status === 'failed').length;
-    const notesFailed = report.notes.failed;
-    if (!dryRun) {
-      try {
-        writeLastSync(paths.lastSync, {
-          at: new Date(ctx.now()).toISOString(),
-          hub: hubUrl,
-          uploaded: report.uploaded,
-          unchanged: report.unchanged,
-          skipped: report.skipped,
-          failed,
-        });
-      } catch (error) {
-        ctx.stderr.write(
-          `warning: could not record this sync for agentlog status (${error instanceof Error ? error.message : String(error)})\n`,
-        );
-      }
-    }
-    if (json) ctx.stdout.write(`${JSON.stringify(report)}\n`);
-    else {
-      for (const s of report.sessions) ctx.stdout.write(`${line(s)}\n`);
-      ctx.stdout.write(summary(report, failed));
-    }
-    if (ctx.stopSignal().aborted) return ctx.stopCode();
-    return failed > 0 || notesFailed > 0 ? 1 : 0;
-  },
-};
+  }
+  if (json) ctx.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    for (const s of report.sessions) ctx.stdout.write(`${line(s)}\n`);
+    ctx.stdout.write(summary(report, failed));
+  }
+  if (ctx.stopSignal().aborted) return ctx.stopCode();
+  return failed > 0 || notesFailed > 0 ? 1 : 0;
+}

@@ -1,16 +1,14 @@
 // `agentlog tail <id>`: the newest entries of a session's transcript, read from the end of the file
 // (vendor tree first, then the kept copy), and with --follow the new ones as they are written.
-import { flag, flagValue, flagValues, commonFlags, UsageError } from '../args.js';
+import { flag, flagValue, flagValues, UsageError, type ParsedArgs } from '../args.js';
 import { parseAgentList } from '../agent-flag.js';
 import { selectAgents, type CliContext } from '../context.js';
-import type { Command } from '../command.js';
 import { shortTime } from '../render/format.js';
+import { defaultTailLines } from './index.js';
 import { looksLikePath, resolveIdTarget, resolvePathTarget } from '../../scan/resolve.js';
 import { Catalog, isCustodyError, type Entry } from '../../custody/index.js';
 import type { AgentHomes } from '../../scan/scan.js';
 import { type CacheLookupOptions, lookupCachedId } from '../../scan/cache-lookup.js';
-
-const defaultLines = 10;
 
 function entryLine(e: Entry): string {
   if (e.kind !== 'json') return `${'—'.padEnd(19)}  ${`(${e.kind} line)`.padEnd(16)}  ${e.preview}`;
@@ -19,7 +17,7 @@ function entryLine(e: Entry): string {
 }
 
 function parseLines(raw: string | undefined): number {
-  if (raw === undefined) return defaultLines;
+  if (raw === undefined) return defaultTailLines;
   // Range errors are the catalog's (InvalidPageSize); only a non-number is a usage error here.
   if (!/^-?\d+$/.test(raw)) throw new UsageError(`-n takes a whole number, not "${raw}"`);
   return Number(raw);
@@ -73,45 +71,34 @@ function writeEntries(entries: readonly Entry[], ctx: CliContext): void {
   if (entries.length > 0) ctx.stdout.write(`${entries.map(entryLine).join('\n')}\n`);
 }
 
-export const tailCommand: Command = {
-  name: 'tail',
-  summary: 'print the newest entries of a session (vendor tree or kept copy); --follow for new ones',
-  usage: 'tail <file-or-session-id> [-n N] [--follow] [--agent A] [--json]',
-  flags: [
-    { name: 'lines', short: 'n', value: 'N', help: `how many entries (1-10000, default ${defaultLines})` },
-    { name: 'follow', short: 'f', help: 'keep printing entries as the session is written (Ctrl-C stops)' },
-    { name: 'agent', value: 'agents', repeat: true, help: "look only in these agents' homes" },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    const target = args.positionals[0];
-    if (target === undefined || args.positionals.length > 1)
-      throw new UsageError('tail takes one session: a file, a folder, an id or a unique id prefix');
-    const limit = parseLines(flagValue(args, 'lines'));
-    const agents = selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent')));
-    const { catalog, id } = await openTarget(target, agents, ctx);
-    const page = await catalog.lastEntries(id, limit);
-    const json = flag(args, 'json');
-    if (!flag(args, 'follow')) {
-      if (json) ctx.stdout.write(`${JSON.stringify({ session: page.session, entries: page.entries, older: page.older }, null, 2)}\n`);
-      else writeEntries(page.entries, ctx);
-      return 0;
-    }
-    // With --follow, --json is JSON lines: the first page, then one line per batch.
-    if (json) ctx.stdout.write(`${JSON.stringify({ session: page.session, entries: page.entries, restart: null })}\n`);
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const target = args.positionals[0];
+  if (target === undefined || args.positionals.length > 1)
+    throw new UsageError('tail takes one session: a file, a folder, an id or a unique id prefix');
+  const limit = parseLines(flagValue(args, 'lines'));
+  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const { catalog, id } = await openTarget(target, agents, ctx);
+  const page = await catalog.lastEntries(id, limit);
+  const json = flag(args, 'json');
+  if (!flag(args, 'follow')) {
+    if (json) ctx.stdout.write(`${JSON.stringify({ session: page.session, entries: page.entries, older: page.older }, null, 2)}\n`);
     else writeEntries(page.entries, ctx);
-    const stop = new AbortController();
-    void ctx.interrupted().then(() => stop.abort());
-    for await (const batch of catalog.follow(id, { from: page.newer, signal: stop.signal })) {
-      if (json) {
-        ctx.stdout.write(`${JSON.stringify(batch)}\n`);
-        continue;
-      }
-      if (batch.restart !== null) {
-        ctx.stderr.write(`-- transcript ${batch.restart.reason}: reading ${batch.session.path} from byte ${batch.restart.resumed_at} --\n`);
-      }
-      writeEntries(batch.entries, ctx);
-    }
     return 0;
-  },
-};
+  }
+  // With --follow, --json is JSON lines: the first page, then one line per batch.
+  if (json) ctx.stdout.write(`${JSON.stringify({ session: page.session, entries: page.entries, restart: null })}\n`);
+  else writeEntries(page.entries, ctx);
+  const stop = new AbortController();
+  void ctx.interrupted().then(() => stop.abort());
+  for await (const batch of catalog.follow(id, { from: page.newer, signal: stop.signal })) {
+    if (json) {
+      ctx.stdout.write(`${JSON.stringify(batch)}\n`);
+      continue;
+    }
+    if (batch.restart !== null) {
+      ctx.stderr.write(`-- transcript ${batch.restart.reason}: reading ${batch.session.path} from byte ${batch.restart.resumed_at} --\n`);
+    }
+    writeEntries(batch.entries, ctx);
+  }
+  return 0;
+}

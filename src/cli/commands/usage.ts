@@ -1,8 +1,7 @@
 // `agentlog usage [daily|monthly|session|model]`: tokens and estimated cost from the scan cache,
 // every agent at once; --json in ccusage's field names.
-import { commonFlags, flag, flagValue, flagValues, type ParsedArgs, UsageError } from '../args.js';
-import { agentFlagHelp, parseAgentList } from '../agent-flag.js';
-import type { Command } from '../command.js';
+import { flag, flagValue, flagValues, type ParsedArgs, UsageError } from '../args.js';
+import { parseAgentList } from '../agent-flag.js';
 import { type CliContext, selectAgents } from '../context.js';
 import { progressBar } from '../progress.js';
 import { ansiStyle, plainStyle, thousands } from '../render/format.js';
@@ -67,63 +66,47 @@ function dayFlag(args: ParsedArgs, name: string): string | undefined {
   return v;
 }
 
-export const usageCommand: Command = {
-  name: 'usage',
-  summary: 'tokens and estimated cost per day, month, session or model, every agent',
-  usage:
-    'usage [daily|monthly|session|model] [--agent A[,B]] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by-agent] [--timezone TZ] [--json]',
-  flags: [
-    { name: 'agent', value: 'agents', repeat: true, help: agentFlagHelp },
-    { name: 'since', value: 'YYYY-MM-DD', help: 'from this local day on (inclusive)' },
-    { name: 'until', value: 'YYYY-MM-DD', help: 'up to this local day (inclusive)' },
-    { name: 'by-agent', help: 'one row per period and agent' },
-    { name: 'timezone', value: 'TZ', help: 'the time zone whose days count (default: TZ, else the system zone)' },
-    ...commonFlags,
-  ],
-  async run(args, ctx) {
-    const kind = args.positionals[0] ?? 'daily';
-    if (args.positionals.length > 1 || !(reportKinds as readonly string[]).includes(kind))
-      throw new UsageError(`usage takes one report: ${reportKinds.join(', ')} (default daily)`);
-    const since = dayFlag(args, 'since');
-    const until = dayFlag(args, 'until');
-    if (since !== undefined && until !== undefined && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
-    const byAgent = flag(args, 'by-agent');
-    const json = flag(args, 'json');
-    const progress = progressBar(ctx.stderr, 'reading usage', true);
-    const report = await usageReport({
-      agents: selectAgents(ctx.agents, parseAgentList(flagValues(args, 'agent'))),
-      stateRoot: ctx.stateRoot,
-      userHome: ctx.userHome,
-      readerVersion: ctx.version,
-      onProgress: (d, t) => progress.update(d, t),
-      kind: kind as ReportKind,
-      timeZone: timeZoneOf(args, ctx),
-      byAgent,
-      ...(since !== undefined ? { since } : {}),
-      ...(until !== undefined ? { until } : {}),
-    });
-    progress.done();
-    for (const p of report.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
-    if (json) {
-      ctx.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
-      return 0;
-    }
-    if (report.rows.length === 0) {
-      ctx.stdout.write('no token usage found for these agents and days\n');
-      return 0;
-    }
-    ctx.stdout.write(`${table(report, byAgent, ctx)}\n`);
-    const notes: string[] = [`costs are estimates from agentlog's price table of ${pricingTable.taken}, or the cost the agent logged`];
-    if (report.totals.unpricedModels.length > 0)
-      notes.push(
-        `* unpriced, not counted in the cost: ${report.totals.unpricedModels.map((m) => `${m} (${unpricedReason(m)})`).join('; ')}`,
-      );
-    if (report.estimatedDaySplit > 0)
-      notes.push(
-        `days are estimates for ${report.estimatedDaySplit} session${report.estimatedDaySplit === 1 ? '' : 's'} of ${report.estimatedAgents.join(', ')}: ` +
-          "their logs state no tokens per request with its time, so each session's totals (exact) are shared over its turns' days",
-      );
-    ctx.stderr.write(`${notes.join('\n')}\n`);
+export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const kind = args.positionals[0] ?? 'daily';
+  if (args.positionals.length > 1 || !(reportKinds as readonly string[]).includes(kind))
+    throw new UsageError(`usage takes one report: ${reportKinds.join(', ')} (default daily)`);
+  const since = dayFlag(args, 'since');
+  const until = dayFlag(args, 'until');
+  if (since !== undefined && until !== undefined && since > until) throw new UsageError(`--since ${since} is after --until ${until}`);
+  const byAgent = flag(args, 'by-agent');
+  const json = flag(args, 'json');
+  const progress = progressBar(ctx.stderr, 'reading usage', true);
+  const report = await usageReport({
+    agents: selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent'))),
+    stateRoot: ctx.stateRoot,
+    userHome: ctx.userHome,
+    readerVersion: ctx.version,
+    onProgress: (d, t) => progress.update(d, t),
+    kind: kind as ReportKind,
+    timeZone: timeZoneOf(args, ctx),
+    byAgent,
+    ...(since !== undefined ? { since } : {}),
+    ...(until !== undefined ? { until } : {}),
+  });
+  progress.done();
+  for (const p of report.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
+  if (json) {
+    ctx.stdout.write(`${JSON.stringify(reportJson(report), null, 2)}\n`);
     return 0;
-  },
-};
+  }
+  if (report.rows.length === 0) {
+    ctx.stdout.write('no token usage found for these agents and days\n');
+    return 0;
+  }
+  ctx.stdout.write(`${table(report, byAgent, ctx)}\n`);
+  const notes: string[] = [`costs are estimates from agentlog's price table of ${pricingTable.taken}, or the cost the agent logged`];
+  if (report.totals.unpricedModels.length > 0)
+    notes.push(`* unpriced, not counted in the cost: ${report.totals.unpricedModels.map((m) => `${m} (${unpricedReason(m)})`).join('; ')}`);
+  if (report.estimatedDaySplit > 0)
+    notes.push(
+      `days are estimates for ${report.estimatedDaySplit} session${report.estimatedDaySplit === 1 ? '' : 's'} of ${report.estimatedAgents.join(', ')}: ` +
+        "their logs state no tokens per request with its time, so each session's totals (exact) are shared over its turns' days",
+    );
+  ctx.stderr.write(`${notes.join('\n')}\n`);
+  return 0;
+}

@@ -1,5 +1,6 @@
 // An in-process CLI context for tests: homes under a temporary folder, outputs captured write by write.
 import { join } from 'node:path';
+import { readers } from '../../agents/registry.js';
 import { agentHomes, type CliContext, type Output } from '../context.js';
 
 export interface Captured extends Output {
@@ -35,7 +36,7 @@ export function captureContext(home: string, color = false): CliContext & { stdo
     lookup,
     color,
     version: '0.0.0-test',
-    agents: agentHomes(lookup),
+    agents: async () => agentHomes(lookup, readers),
     interrupted: () => new Promise<string>(() => undefined),
     stopSignal: () => new AbortController().signal,
     stopCode: () => 130,
