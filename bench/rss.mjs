@@ -167,7 +167,12 @@ try {
 
   const bigBytes = statSync(file).size;
   const triggers = [
-    [['keep', '--all'], 'a third of the file copied', (files) => files.some((f) => f.path.endsWith('.keep-tmp') && f.size >= bigBytes / 3), 0],
+    [
+      ['keep', '--all'],
+      'a third of the file copied',
+      (files) => files.some((f) => f.path.endsWith('.keep-tmp') && f.size >= bigBytes / 3),
+      0,
+    ],
     [['index'], `${signalAfterMs} ms after its writer lock`, (files) => files.some((f) => f.path.endsWith('writer.lock')), signalAfterMs],
   ];
   if (wanted('signal')) console.log('\n| command | signal | sent when | signal → exit | exit | lock left |');
@@ -177,7 +182,9 @@ try {
       const s = await stopTime(args, home, fresh(`sig-${args[0]}-${signal}`), signal, ready, afterMs);
       const exit = s.killed ? `still running ${signalBoundMs / 1000} s after: killed` : `${s.code ?? s.sig}`;
       const took = s.finishedFirst ? `finished before the signal (${(s.ms / 1000).toFixed(2)} s)` : `${(s.ms / 1000).toFixed(2)} s`;
-      console.log(`| agentlog ${args.join(' ')} | ${signal} | ${when} | ${took} | ${exit} | ${s.lock.length > 0 ? s.lock.join(', ') : 'no'} |`);
+      console.log(
+        `| agentlog ${args.join(' ')} | ${signal} | ${when} | ${took} | ${exit} | ${s.lock.length > 0 ? s.lock.join(', ') : 'no'} |`,
+      );
     }
   }
 } finally {
