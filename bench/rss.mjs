@@ -1,9 +1,11 @@
 // `node bench/rss.mjs`: peak RSS of every command on a home holding one ~300 MB Claude Code session
 // (generated once under bench/.cache/ from the bench generators), and how long SIGINT and SIGTERM take
-// to stop `keep --all` and `index` mid-run. `RSS_MB=300`, `RSS_SIGNAL_AFTER_MS=1500` tune it;
+// to stop `keep --all` and `index` mid-run: `keep` is signalled once a third of the big file is copied
+// (its temp file seen that large), `index` `RSS_SIGNAL_AFTER_MS` after its writer lock appears (inside
+// the big session's extraction). `RSS_MB=300`, `RSS_SIGNAL_AFTER_MS=1500` tune it;
 // `RSS_ONLY=show,tail` measures only the commands whose first word is listed (`signal` for the stop times).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,22 +72,52 @@ function locksLeft(state) {
   return readdirSync(state, { recursive: true }).filter((p) => /(^|\/)(\.lock|writer\.lock)$/.test(String(p)));
 }
 
-/** Starts `agentlog <args>`, sends `signal` after `afterMs`, and times the exit from the signal. */
-function stopTime(args, home, state, signal, afterMs) {
+/** Files under `dir` with their sizes (what a run has written so far). */
+function filesUnder(dir) {
+  const out = [];
+  let names = [];
+  try {
+    names = readdirSync(dir, { recursive: true });
+  } catch {
+    return out;
+  }
+  for (const path of names) {
+    try {
+      const st = statSync(join(dir, String(path)));
+      if (st.isFile()) out.push({ path: String(path), size: st.size });
+    } catch {
+      // Renamed or removed since the listing.
+    }
+  }
+  return out;
+}
+
+/**
+ * Starts `agentlog <args>`, sends `signal` `afterMs` after `ready(files under state)` first holds (the
+ * run is then known to be under way), and times the exit from the signal.
+ */
+function stopTime(args, home, state, signal, ready, afterMs) {
   return new Promise((resolve) => {
     const started = performance.now();
     const child = spawn(process.execPath, [cli, ...args], { env: env(home, state), stdio: ['ignore', 'ignore', 'pipe'] });
     let sentAt = null;
     let killed = false;
-    const timer = setTimeout(() => {
-      sentAt = performance.now();
-      child.kill(signal);
-    }, afterMs);
-    const guard = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, afterMs + signalBoundMs);
+    let timer;
+    let guard;
+    const poll = setInterval(() => {
+      if (!ready(filesUnder(state))) return;
+      clearInterval(poll);
+      timer = setTimeout(() => {
+        sentAt = performance.now();
+        child.kill(signal);
+        guard = setTimeout(() => {
+          killed = true;
+          child.kill('SIGKILL');
+        }, signalBoundMs);
+      }, afterMs);
+    }, 5);
     child.on('exit', (code, sig) => {
+      clearInterval(poll);
       clearTimeout(timer);
       clearTimeout(guard);
       const now = performance.now();
@@ -133,14 +165,26 @@ try {
     );
   }
 
-  if (wanted('signal')) console.log(`\n| command | signal (after ${signalAfterMs} ms) | signal → exit | exit | lock left |`);
-  if (wanted('signal')) console.log('|---|---|---|---|---|');
-  for (const args of wanted('signal') ? [['keep', '--all'], ['index']] : []) {
+  const bigBytes = statSync(file).size;
+  const triggers = [
+    [
+      ['keep', '--all'],
+      'a third of the file copied',
+      (files) => files.some((f) => f.path.endsWith('.keep-tmp') && f.size >= bigBytes / 3),
+      0,
+    ],
+    [['index'], `${signalAfterMs} ms after its writer lock`, (files) => files.some((f) => f.path.endsWith('writer.lock')), signalAfterMs],
+  ];
+  if (wanted('signal')) console.log('\n| command | signal | sent when | signal → exit | exit | lock left |');
+  if (wanted('signal')) console.log('|---|---|---|---|---|---|');
+  for (const [args, when, ready, afterMs] of wanted('signal') ? triggers : []) {
     for (const signal of ['SIGINT', 'SIGTERM']) {
-      const s = await stopTime(args, home, fresh(`sig-${args[0]}-${signal}`), signal, signalAfterMs);
+      const s = await stopTime(args, home, fresh(`sig-${args[0]}-${signal}`), signal, ready, afterMs);
       const exit = s.killed ? `still running ${signalBoundMs / 1000} s after: killed` : `${s.code ?? s.sig}`;
       const took = s.finishedFirst ? `finished before the signal (${(s.ms / 1000).toFixed(2)} s)` : `${(s.ms / 1000).toFixed(2)} s`;
-      console.log(`| agentlog ${args.join(' ')} | ${signal} | ${took} | ${exit} | ${s.lock.length > 0 ? s.lock.join(', ') : 'no'} |`);
+      console.log(
+        `| agentlog ${args.join(' ')} | ${signal} | ${when} | ${took} | ${exit} | ${s.lock.length > 0 ? s.lock.join(', ') : 'no'} |`,
+      );
     }
   }
 } finally {

@@ -5,7 +5,7 @@
 // ones (where the copy is worth overlapping). Same guarantees as safe-fs.ts: never through a link at
 // the leaf, temp files private.
 import { readExact } from '../fs/read-exact.js';
-import { closeSync, constants, fchmodSync, fstatSync, futimesSync, openSync, write, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fdatasync, fstatSync, futimesSync, openSync, write, writeSync, type Stats } from 'node:fs';
 import { errorCode } from '../fs/stat.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { tempPath } from './paths.js';
@@ -88,6 +88,11 @@ export function setMtime(fd: number, mtimeMs: number | null): void {
 
 const writeAsync = (fd: number, buf: Buffer, offset: number, length: number, position: number | null): Promise<number> =>
   new Promise((resolve, reject) => write(fd, buf, offset, length, position, (error, n) => (error === null ? resolve(n) : reject(error))));
+
+/** Flushes a file's written bytes to disk (through the thread pool: it can take a while). */
+export function flushFd(fd: number, path: string): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (error) => (error === null ? resolve() : reject(wrap(error, path, 'sync')))));
+}
 
 /** Reads exactly `length` bytes at `position` unless the file ends first. */
 export const readAt = (fd: number, buf: Buffer, length: number, position: number): Promise<number> => readExact(fd, buf, length, position);

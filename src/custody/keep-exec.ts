@@ -2,6 +2,11 @@
 // temp file and handed to the publisher (publisher.ts), which makes it durable and renames it into
 // place; a refresh first hard-links the previous kept bytes to a numbered backup; an extend appends
 // only the new bytes, fsyncs and verifies the size.
+//
+// A stop signal is read between chunks: a copy stopped part-way is rolled back (its temp removed, an
+// append truncated back to the kept size), so a stop never waits for a large file to be copied. A
+// large copy is flushed as it goes (write-behind), so the flush a stop may wait for (an in-flight
+// one, or the publication of a copy already written) stays bounded whatever the file's size.
 import type { FileHandle } from 'node:fs/promises';
 import { link, readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
@@ -11,7 +16,7 @@ import { custodyErrors } from './errors.js';
 import type { KeepAction } from './keep-plan.js';
 import { backupNumber, backupPath } from './paths.js';
 import type { Publisher } from './publisher.js';
-import { closeQuiet, fillTempFile, openReadFd, readAt, setMtime, writeAt } from './fd-io.js';
+import { closeQuiet, fillTempFile, flushFd, openReadFd, readAt, setMtime, writeAt } from './fd-io.js';
 import { fsyncDir, lstatOrNull, openAppend, unlinkQuiet, writeFull } from './safe-fs.js';
 
 export const keepOutcomes = ['copied', 'extended', 'refreshed', 'skipped'] as const;
@@ -26,7 +31,18 @@ export interface ActionResult {
   published: Promise<void> | null;
 }
 
+/** Where a copy goes once written, and the signal that stops it between chunks. */
+export interface KeepIo {
+  publisher: Publisher;
+  signal: AbortSignal | undefined;
+}
+
 const chunkBytes = 1 << 20;
+/**
+ * A copy flushes its written bytes to disk every this many (the previous flush overlapping the next
+ * chunks): at most about twice this is ever left to flush when a stop arrives or the copy is published.
+ */
+export const writeBehindBytes = 16 * 1024 * 1024;
 /** How much of each end an extend compares to accept the kept bytes as a prefix of the vendor file. */
 export const prefixProbeBytes = 64 * 1024;
 
@@ -36,32 +52,80 @@ async function setTime(handle: FileHandle, mtimeMs: number | null): Promise<void
   await handle.utimes(new Date(), mtimeMs / 1000).catch(() => undefined);
 }
 
-/** Copies `src[from, to)` through `write` (given each chunk and its offset from `from`), in chunks. */
-async function pump(src: ByteSource, from: number, to: number, write: (chunk: Buffer, offset: number) => Promise<void>): Promise<void> {
+/**
+ * Flushes a file being written every `writeBehindBytes`, one flush in flight while the copy goes on.
+ * `settle` must be awaited before the descriptor is closed (a flush may be using it).
+ */
+class WriteBehind {
+  private since = 0;
+  private inFlight: Promise<unknown> | null = null;
+  constructor(private readonly flush: () => Promise<void>) {}
+
+  async wrote(n: number): Promise<void> {
+    this.since += n;
+    if (this.since < writeBehindBytes) return;
+    this.since = 0;
+    await this.settle();
+    // Caught here and rethrown by the next settle: a flush nobody awaits yet must not go unhandled.
+    this.inFlight = this.flush().then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  async settle(): Promise<void> {
+    const done = (await this.inFlight) as { error: unknown } | null;
+    this.inFlight = null;
+    if (done !== null) throw done.error;
+  }
+}
+
+/**
+ * Copies `src[from, to)` through `write` (given each chunk and its offset from `from`), in chunks; the
+ * stop signal is read before each one, and `behind` flushes what was written as it goes.
+ */
+async function pump(
+  src: ByteSource,
+  from: number,
+  to: number,
+  write: (chunk: Buffer, offset: number) => Promise<void>,
+  signal: AbortSignal | undefined,
+  behind: WriteBehind,
+): Promise<void> {
   const buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, to - from)));
   let pos = from;
-  while (pos < to) {
-    const n = await src.read(buf, Math.min(buf.length, to - pos), pos);
-    if (n === 0) throw custodyErrors.io(src.label, 'copy', new Error(`it shrank to ${pos} bytes while being copied (expected ${to})`));
-    await write(buf.subarray(0, n), pos - from);
-    pos += n;
+  try {
+    while (pos < to) {
+      signal?.throwIfAborted();
+      const n = await src.read(buf, Math.min(buf.length, to - pos), pos);
+      if (n === 0) throw custodyErrors.io(src.label, 'copy', new Error(`it shrank to ${pos} bytes while being copied (expected ${to})`));
+      await write(buf.subarray(0, n), pos - from);
+      pos += n;
+      await behind.wrote(n);
+    }
+  } finally {
+    // Whatever happened, no flush is left using the descriptor (its error matters only on success).
+    await behind.settle().catch((error: unknown) => {
+      if (pos >= to) throw error;
+    });
   }
 }
 
 /** Writes the whole source to the target's temp name (the publisher makes it durable) and returns that name. */
-async function writeTemp(src: ByteSource, dest: string): Promise<string> {
+async function writeTemp(src: ByteSource, dest: string, signal: AbortSignal | undefined): Promise<string> {
+  // A failed or stopped copy is rolled back there: its temp file removed.
   return fillTempFile(dest, async (fd) => {
     // pump fails unless exactly src.size bytes were read and written.
-    await pump(src, 0, src.size, (chunk, offset) => writeAt(fd, chunk, offset));
+    await pump(src, 0, src.size, (chunk, offset) => writeAt(fd, chunk, offset), signal, new WriteBehind(() => flushFd(fd, dest)));
     // The kept file carries the vendor file's mtime, so the next keep's size+mtime check is a stat.
     setMtime(fd, src.mtimeMs);
   });
 }
 
 /** Writes the new copy and stages it (wrapped: awaiting the copy must not wait for its publication). */
-async function copyNew(src: ByteSource, dest: string, publisher: Publisher, outcome: KeepOutcome): Promise<ActionResult> {
-  const tmp = await writeTemp(src, dest);
-  return { outcome, published: publisher.stage(tmp, dest, 'rename', src.size) };
+async function copyNew(src: ByteSource, dest: string, io: KeepIo, outcome: KeepOutcome): Promise<ActionResult> {
+  const tmp = await writeTemp(src, dest, io.signal);
+  return { outcome, published: io.publisher.stage(tmp, dest, 'rename', src.size) };
 }
 
 /** Backups of `dest` as `{n, ino}`, highest number last. */
@@ -108,8 +172,8 @@ async function backUp(dest: string): Promise<void> {
   await fsyncDir(dirname(dest));
 }
 
-async function refreshed(src: ByteSource, dest: string, publisher: Publisher): Promise<ActionResult> {
-  const tmp = await writeTemp(src, dest);
+async function refreshed(src: ByteSource, dest: string, io: KeepIo): Promise<ActionResult> {
+  const tmp = await writeTemp(src, dest, io.signal);
   try {
     // The backup link is synced at once: the new copy must never be in place without it.
     await backUp(dest);
@@ -117,13 +181,22 @@ async function refreshed(src: ByteSource, dest: string, publisher: Publisher): P
     await unlinkQuiet(tmp);
     throw error;
   }
-  return { outcome: 'refreshed', published: publisher.stage(tmp, dest, 'rename', src.size) };
+  return { outcome: 'refreshed', published: io.publisher.stage(tmp, dest, 'rename', src.size) };
 }
 
 /** True when `kept[pos, pos+len)` equals `src[pos, pos+len)` (`kept`: a descriptor on the kept file). */
-async function sameRange(kept: number, src: ByteSource, pos: number, len: number, a: Buffer, b: Buffer): Promise<boolean> {
+async function sameRange(
+  kept: number,
+  src: ByteSource,
+  pos: number,
+  len: number,
+  a: Buffer,
+  b: Buffer,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   let done = 0;
   while (done < len) {
+    signal?.throwIfAborted();
     const n = Math.min(a.length, len - done);
     const [x, y] = await Promise.all([readAt(kept, a, n, pos + done), src.read(b, n, pos + done)]);
     if (x !== n || y !== n || a.compare(b, 0, n, 0, n) !== 0) return false;
@@ -133,17 +206,17 @@ async function sameRange(kept: number, src: ByteSource, pos: number, len: number
 }
 
 /** Compares the whole file, last block first (an edit is likeliest near the end). */
-async function sameContent(kept: number, src: ByteSource, size: number): Promise<boolean> {
+async function sameContent(kept: number, src: ByteSource, size: number, signal: AbortSignal | undefined): Promise<boolean> {
   const a = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, size)));
   const b = Buffer.allocUnsafe(a.length);
   for (let end = size; end > 0; end -= a.length) {
     const start = Math.max(0, end - a.length);
-    if (!(await sameRange(kept, src, start, end - start, a, b))) return false;
+    if (!(await sameRange(kept, src, start, end - start, a, b, signal))) return false;
   }
   return true;
 }
 
-async function extend(src: ByteSource, dest: string, from: number, publisher: Publisher): Promise<ActionResult> {
+async function extend(src: ByteSource, dest: string, from: number, io: KeepIo): Promise<ActionResult> {
   const { fd: kept, stat } = openReadFd(dest);
   let isPrefix: boolean;
   try {
@@ -152,29 +225,37 @@ async function extend(src: ByteSource, dest: string, from: number, publisher: Pu
     const head = Math.min(prefixProbeBytes, from);
     const tailStart = Math.max(head, from - prefixProbeBytes);
     isPrefix =
-      stat.size === from && (await sameRange(kept, src, 0, head, a, b)) && (await sameRange(kept, src, tailStart, from - tailStart, a, b));
+      stat.size === from &&
+      (await sameRange(kept, src, 0, head, a, b, io.signal)) &&
+      (await sameRange(kept, src, tailStart, from - tailStart, a, b, io.signal));
   } finally {
     closeQuiet(kept);
   }
-  if (!isPrefix) return refreshed(src, dest, publisher);
+  if (!isPrefix) return refreshed(src, dest, io);
   if (stat.nlink > 1) {
     const shared = await linkedBackup(dest, stat.ino, stat.dev);
     if (shared !== null) await unlinkQuiet(shared);
     else {
       // Someone else links the kept file: appending would change their copy too, so replace it whole.
-      return copyNew(src, dest, publisher, 'extended');
+      return copyNew(src, dest, io, 'extended');
     }
   }
   const out = await openAppend(dest);
+  let appended = false;
   try {
     const before = (await out.stat()).size;
     if (before !== from) throw custodyErrors.io(dest, 'extend', new Error(`it is ${before} bytes, expected ${from}`));
-    await pump(src, from, src.size, (chunk) => writeFull(out, chunk, null));
+    appended = true;
+    await pump(src, from, src.size, (chunk) => writeFull(out, chunk, null), io.signal, new WriteBehind(() => out.datasync()));
     await out.sync();
     const after = (await out.stat()).size;
     if (after !== src.size)
       throw custodyErrors.io(dest, 'verify', new Error(`it is ${after} bytes after the append, expected ${src.size}`));
     await setTime(out, src.mtimeMs);
+  } catch (error) {
+    // A stopped or failed append is rolled back: the kept file is again exactly what was kept before.
+    if (appended) await out.truncate(from).catch(() => undefined);
+    throw error;
   } finally {
     await out.close();
   }
@@ -183,10 +264,10 @@ async function extend(src: ByteSource, dest: string, from: number, publisher: Pu
 
 const skipped: ActionResult = { outcome: 'skipped', published: null };
 
-async function verify(src: ByteSource, dest: string, publisher: Publisher): Promise<ActionResult> {
+async function verify(src: ByteSource, dest: string, io: KeepIo): Promise<ActionResult> {
   const { fd: kept, stat } = openReadFd(dest);
   try {
-    if (stat.size === src.size && (await sameContent(kept, src, src.size))) {
+    if (stat.size === src.size && (await sameContent(kept, src, src.size, io.signal))) {
       setMtime(kept, src.mtimeMs);
       return skipped;
     }
@@ -194,8 +275,8 @@ async function verify(src: ByteSource, dest: string, publisher: Publisher): Prom
     closeQuiet(kept);
   }
   // Grown since it was planned: an append (its prefix checked there), not a rewrite.
-  if (src.size > stat.size) return extend(src, dest, stat.size, publisher);
-  return refreshed(src, dest, publisher);
+  if (src.size > stat.size) return extend(src, dest, stat.size, io);
+  return refreshed(src, dest, io);
 }
 
 /**
@@ -203,7 +284,7 @@ async function verify(src: ByteSource, dest: string, publisher: Publisher): Prom
  * was put back is caught where edits land (JSONL transcripts only grow at the end). A source that
  * grew since it was planned is extended instead (its prefix checked there).
  */
-async function tail(src: ByteSource, dest: string, publisher: Publisher): Promise<ActionResult> {
+async function tail(src: ByteSource, dest: string, io: KeepIo): Promise<ActionResult> {
   const { fd: kept, stat } = openReadFd(dest);
   let same = false;
   try {
@@ -211,32 +292,33 @@ async function tail(src: ByteSource, dest: string, publisher: Publisher): Promis
       const len = Math.min(prefixProbeBytes, src.size);
       const a = Buffer.allocUnsafe(Math.max(1, len));
       const b = Buffer.allocUnsafe(a.length);
-      same = await sameRange(kept, src, src.size - len, len, a, b);
+      same = await sameRange(kept, src, src.size - len, len, a, b, io.signal);
     }
   } finally {
     closeQuiet(kept);
   }
   if (same) return skipped;
-  if (src.size > stat.size) return extend(src, dest, stat.size, publisher);
-  return refreshed(src, dest, publisher);
+  if (src.size > stat.size) return extend(src, dest, stat.size, io);
+  return refreshed(src, dest, io);
 }
 
 /**
  * Carries out one action; `dest` is the kept file's absolute path, its folder already made. A copy
  * or refresh is complete once its `published` settles.
  */
-export async function runAction(action: KeepAction, src: ByteSource, dest: string, publisher: Publisher): Promise<ActionResult> {
+export async function runAction(action: KeepAction, src: ByteSource, dest: string, io: KeepIo): Promise<ActionResult> {
+  io.signal?.throwIfAborted();
   switch (action.kind) {
     case 'copy':
-      return copyNew(src, dest, publisher, 'copied');
+      return copyNew(src, dest, io, 'copied');
     case 'extend':
-      return extend(src, dest, action.from, publisher);
+      return extend(src, dest, action.from, io);
     case 'refresh':
-      return refreshed(src, dest, publisher);
+      return refreshed(src, dest, io);
     case 'verify':
-      return verify(src, dest, publisher);
+      return verify(src, dest, io);
     case 'tail':
-      return tail(src, dest, publisher);
+      return tail(src, dest, io);
     case 'skip':
       return skipped;
   }

@@ -38,6 +38,13 @@ export interface KeepRun {
   verify?: boolean;
   /** Puts new copies in place once durable, a batch at a time. */
   publisher: Publisher;
+  /** Stops the keep: no file starts after it aborts, and a copy in progress is rolled back. */
+  signal?: AbortSignal;
+}
+
+/** True for the error a stop makes a copy or publication end with (not a failure of that file). */
+function isStop(run: KeepRun, error: unknown): boolean {
+  return run.signal?.aborted === true && error === run.signal.reason;
 }
 
 interface Planned {
@@ -80,7 +87,10 @@ function fileFacts(run: KeepRun, session: DiscoveredSession, entry: TreeEntry & 
 async function exportFacts(run: KeepRun, session: DiscoveredSession, entry: TreeEntry & { kind: 'export' }, rel: string): Promise<Planned> {
   if (run.manifest.vouchesForExport(rel, session.files))
     return { rel, entry, facts: { relPath: rel, size: 0, mtimeMs: null, vouched: true } };
+  // An export is one consistent read of the store (a transaction): the stop is checked around it.
+  run.signal?.throwIfAborted();
   const data = await entry.produce();
+  run.signal?.throwIfAborted();
   return { rel, entry, facts: { relPath: rel, size: data.length, mtimeMs: null }, data };
 }
 
@@ -124,8 +134,8 @@ function remember(run: KeepRun, session: DiscoveredSession, p: Planned, src: Byt
   else run.manifest.forget(p.rel);
 }
 
-/** Every file of a session settles to its outcome, or to its failure. */
-type Settled = KeepOutcome | FileFailure;
+/** Every file of a session settles to its outcome, to its failure, or to `stopped` (left as it was). */
+type Settled = KeepOutcome | FileFailure | 'stopped';
 
 /** Waits for a written copy to be published, then tells the manifest what the kept file now equals. */
 async function settle(run: KeepRun, session: DiscoveredSession, p: Planned, src: ByteSource, result: ActionResult): Promise<Settled> {
@@ -133,7 +143,7 @@ async function settle(run: KeepRun, session: DiscoveredSession, p: Planned, src:
     await result.published;
   } catch (error) {
     run.manifest.forget(p.rel);
-    return failure(p.rel, error);
+    return isStop(run, error) ? 'stopped' : failure(p.rel, error);
   }
   remember(run, session, p, src);
   return result.outcome;
@@ -174,19 +184,20 @@ async function carryOut(
   // mapPool does not wait for publication.
   const pending = await mapPool(work, fileConcurrency, async (action: KeepAction): Promise<{ outcome: Promise<Settled> }> => {
     const p = byRel.get(action.relPath) as Planned;
+    if (run.signal?.aborted === true) return { outcome: Promise.resolve<Settled>('stopped') };
     try {
       const dir = await ensureDirs(run.installation.root, relDir(p.rel), run.keptDirs);
       const src = await openSource(run, p);
       let result: ActionResult;
       try {
-        result = await runAction(action, src, join(dir, basename(p.rel)), run.publisher);
+        result = await runAction(action, src, join(dir, basename(p.rel)), { publisher: run.publisher, signal: run.signal });
       } finally {
         await src.close();
       }
       return { outcome: settle(run, session, p, src, result) };
     } catch (error) {
       run.manifest.forget(p.rel);
-      return { outcome: Promise.resolve(failure(p.rel, error)) };
+      return { outcome: Promise.resolve(isStop(run, error) ? 'stopped' : failure(p.rel, error)) };
     }
   });
   const settled = (async () => {
@@ -194,6 +205,8 @@ async function carryOut(
     const outcomeOf = new Map(work.map((a, i) => [a.relPath, outcomes[i] as Settled]));
     for (const action of plan) {
       const o = outcomeOf.get(action.relPath) ?? 'skipped';
+      // A file the stop left alone is neither kept nor failed: the next keep carries it out.
+      if (o === 'stopped') continue;
       if (typeof o === 'string') report[o].push(action.relPath);
       else report.failed.push(o);
     }
@@ -252,6 +265,7 @@ export async function keepSession(run: KeepRun, reader: AgentReader, session: Di
   const planned: Planned[] = [];
   let allVouched = true;
   for (const entry of tree) {
+    if (run.signal?.aborted === true) break;
     if (run.claimed.has(entry.relPath)) continue;
     run.claimed.add(entry.relPath);
     try {
@@ -259,7 +273,7 @@ export async function keepSession(run: KeepRun, reader: AgentReader, session: Di
       if (p.facts.vouched !== true) allVouched = false;
       planned.push(p);
     } catch (error) {
-      report.failed.push(failure(entry.relPath, error));
+      if (!isStop(run, error)) report.failed.push(failure(entry.relPath, error));
     }
   }
   let settled: Promise<void> = Promise.resolve();
@@ -269,7 +283,8 @@ export async function keepSession(run: KeepRun, reader: AgentReader, session: Di
   const main = planned[0];
   const done = (async () => {
     await settled;
-    if (main !== undefined && main.entry === tree[0]) await keepFacts(run, reader, session, main, report);
+    // After a stop the facts wait for the keep that finishes the session (they are written once it is kept).
+    if (main !== undefined && main.entry === tree[0] && run.signal?.aborted !== true) await keepFacts(run, reader, session, main, report);
     return report;
   })();
   return { done };

@@ -65,6 +65,7 @@ export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
   });
   const publisher = new Publisher(installation.root);
+  if (opts.signal !== undefined) publisher.stopOn(opts.signal);
   try {
     if (lock.recovered) await sweepTemps(installation.root);
     const problems: FileFailure[] = [];
@@ -90,6 +91,7 @@ export async function keepHome(opts: KeepHomeOptions): Promise<KeepHomeReport> {
       manifest,
       publisher,
       verify: opts.verify === true,
+      signal: opts.signal,
     };
     let done = 0;
     // A session's slot is free once its copies are written; they are published in batches meanwhile.

@@ -97,6 +97,45 @@ describe('Publisher', () => {
   });
 });
 
+describe('Publisher stopped', () => {
+  it('rolls back what is staged when its signal aborts: temps removed, each rejected with the reason, nothing placed', async () => {
+    const dir = await tempDir();
+    const stop = new AbortController();
+    const p = new Publisher(dir, { files: 100, bytes: 1 << 30, barrierFrom: 2 }, async () => true);
+    p.stopOn(stop.signal);
+    await writeFile(join(dir, '.a.keep-tmp'), 'a');
+    await writeFile(join(dir, '.b.keep-tmp'), 'b');
+    const a = p.stage(join(dir, '.a.keep-tmp'), join(dir, 'a'), 'rename', 1);
+    const reason = new Error('stopped by SIGINT');
+    stop.abort(reason);
+    // Staged after the stop: rolled back at once.
+    const b = p.stage(join(dir, '.b.keep-tmp'), join(dir, 'b'), 'rename', 1);
+    const both = Promise.allSettled([a, b]);
+    await p.settled();
+    expect(await both).toEqual([
+      { status: 'rejected', reason },
+      { status: 'rejected', reason },
+    ]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('completes a batch already being made durable when the stop comes', async () => {
+    const dir = await tempDir();
+    const stop = new AbortController();
+    const p = new Publisher(dir, { files: 100, bytes: 1 << 30, barrierFrom: 1 }, async () => {
+      // The stop lands while the barrier runs.
+      stop.abort(new Error('stopped'));
+      return true;
+    });
+    p.stopOn(stop.signal);
+    await writeFile(join(dir, '.a.keep-tmp'), 'a');
+    const a = p.stage(join(dir, '.a.keep-tmp'), join(dir, 'a'), 'rename', 1);
+    p.drain();
+    await expect(a).resolves.toBeUndefined();
+    expect(await readdir(dir)).toEqual(['a']);
+  });
+});
+
 describe('syncFileSystem', () => {
   it('uses syncfs only where it reports writeback errors (Linux 5.8 on)', async () => {
     expect(['4.19.0', '5.7.12', 'x'].map(kernelReportsErrors)).toEqual([false, false, false]);

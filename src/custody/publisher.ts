@@ -4,6 +4,8 @@
 // so an existing one is never replaced), then the folders' new names are made durable the same way.
 // A kept file is thus never visible before its bytes are on disk, as with an fsync per file, but a
 // first keep of thousands of small files costs a few barriers instead of thousands of journal commits.
+// Once its stop signal aborts, what is staged and not yet being published is rolled back (temps
+// removed, each rejected with the signal's reason); a batch already being made durable completes.
 import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errorCode } from '../fs/stat.js';
@@ -64,6 +66,7 @@ export class Publisher {
   private scheduled = false;
   private rootDev: number | undefined;
   private readonly sameFs = new Map<string, boolean>();
+  private signal: AbortSignal | undefined;
 
   /**
    * `root`: a folder on the filesystem every staged file is on (the installation's kept root).
@@ -75,12 +78,38 @@ export class Publisher {
     private readonly barrier: (root: string) => Promise<boolean> = syncFileSystem,
   ) {}
 
+  /** From when `signal` aborts, nothing more is published: staged temps are rolled back. */
+  stopOn(signal: AbortSignal): void {
+    this.signal = signal;
+    if (signal.aborted) this.rollBack(this.takePending());
+    else signal.addEventListener('abort', () => this.rollBack(this.takePending()), { once: true });
+  }
+
+  private takePending(): Staged[] {
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    return batch;
+  }
+
+  /** Removes the temps of a batch that will not be published and rejects them with the stop's reason. */
+  private rollBack(batch: Staged[]): void {
+    for (const s of batch) {
+      unlinkNow(s.tmp);
+      s.reject(this.signal?.reason);
+    }
+  }
+
   /**
    * Hands over a written temp (not yet fsynced) to be made durable and placed at `dest`. Settles once
    * it is in place and durable, or rejects (the temp removed) when it could not be.
    */
   stage(tmp: string, dest: string, kind: PlaceKind, bytes: number): Promise<void> {
     return new Promise((resolve, reject) => {
+      if (this.signal?.aborted === true) {
+        this.rollBack([{ tmp, dest, kind, resolve, reject }]);
+        return;
+      }
       this.pending.push({ tmp, dest, kind, resolve, reject });
       this.pendingBytes += bytes;
       if (this.draining || this.pending.length >= this.limits.files || this.pendingBytes >= this.limits.bytes) this.schedule();
@@ -106,9 +135,7 @@ export class Publisher {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      const batch = this.pending;
-      this.pending = [];
-      this.pendingBytes = 0;
+      const batch = this.takePending();
       // Batches are published one after another; a failure settles only its own files (and an
       // unforeseen one all of them, so that no keep waits forever).
       this.chain = this.chain
@@ -154,6 +181,10 @@ export class Publisher {
 
   private async publish(batch: Staged[]): Promise<void> {
     if (batch.length === 0) return;
+    if (this.signal?.aborted === true) {
+      this.rollBack(batch);
+      return;
+    }
     const { ok, barrier } = await this.durable(batch);
     const placed: Staged[] = [];
     for (const s of ok) {
