@@ -16,6 +16,18 @@ const ccusage = join(here, '.tools', 'ccusage', 'node_modules', '.bin', 'ccusage
 const fmt = (n, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '—');
 const row = (label, value, baseLabel, baseValue, ratio) =>
   console.log(`  ${label.padEnd(38)} ${value.padStart(10)}   ${baseLabel.padEnd(30)} ${baseValue.padStart(10)}   ratio ${ratio}`);
+/** agentlog's id and ccusage 20's sub-command for every other agent both read. */
+const both = [
+  ['codex', 'codex'],
+  ['opencode', 'opencode'],
+  ['pi', 'pi'],
+  ['gemini', 'gemini'],
+  ['kimi', 'kimi'],
+  ['qwen', 'qwen'],
+  ['droid', 'droid'],
+  ['goose', 'goose'],
+  ['copilot', 'copilot'],
+];
 const tokens = (t) => [t.inputTokens, t.outputTokens, t.cacheCreationTokens, t.cacheReadTokens];
 
 function ours(args, state) {
@@ -88,6 +100,23 @@ try {
     );
     const dayDiff = a.daily.filter((d, i) => JSON.stringify(tokens(d)) !== JSON.stringify(tokens(b.daily[i] ?? {}))).length;
     console.log(`  claude code days whose tokens differ from ccusage's: ${dayDiff} of ${a.daily.length}`);
+    // The other agents both read, each through ccusage's own sub-command on the same home, against
+    // agentlog's warm cache: total tokens (each tool splits input and cache its own way).
+    for (const [ours_, theirs_] of both) {
+      const m = JSON.parse(ours(['usage', 'daily', '--json', '--agent', ours_], state).stdout);
+      const t = timed(ccusage, [theirs_, 'daily', '--json', '--offline'], { ...agentEnv(home, state), HOME: home });
+      let total = '—';
+      try {
+        const doc = JSON.parse(t.stdout);
+        total = String(doc.totals?.totalTokens ?? '—');
+      } catch {
+        total = `(no JSON: ${t.stderr.trim().split('\n').at(-1) ?? ''})`;
+      }
+      const mineTotal = String(m.totals.totalTokens);
+      console.log(
+        `  ${ours_.padEnd(12)} total tokens, agentlog ${mineTotal.padStart(12)}  ccusage ${total.padStart(12)} → ${mineTotal === total ? 'EQUAL' : 'DIFFERENT'}`,
+      );
+    }
   }
 } finally {
   for (const d of [scanState, state, claudeState, emptyHome]) rmSync(d, { recursive: true, force: true });
