@@ -105,16 +105,16 @@ try {
     for (const [ours_, theirs_] of both) {
       const m = JSON.parse(ours(['usage', 'daily', '--json', '--agent', ours_], state).stdout);
       const t = timed(ccusage, [theirs_, 'daily', '--json', '--offline'], { ...agentEnv(home, state), HOME: home });
-      let total = '—';
+      let theirsTokens = null;
       try {
-        const doc = JSON.parse(t.stdout);
-        total = String(doc.totals?.totalTokens ?? '—');
+        theirsTokens = JSON.parse(t.stdout).totals ?? null;
       } catch {
-        total = `(no JSON: ${t.stderr.trim().split('\n').at(-1) ?? ''})`;
+        theirsTokens = null;
       }
-      const mineTotal = String(m.totals.totalTokens);
+      const mineTotal = m.totals.totalTokens;
+      const theirsTotal = theirsTokens?.totalTokens ?? '—';
       console.log(
-        `  ${ours_.padEnd(12)} total tokens, agentlog ${mineTotal.padStart(12)}  ccusage ${total.padStart(12)} → ${mineTotal === total ? 'EQUAL' : 'DIFFERENT'}`,
+        `  ${ours_.padEnd(9)} total ${String(mineTotal).padStart(11)} [${tokens(m.totals).join(', ')}]  ccusage ${String(theirsTotal).padStart(11)} [${theirsTokens === null ? t.stderr.trim().split('\n').at(-1) : tokens(theirsTokens).join(', ')}] → ${mineTotal === theirsTotal ? 'EQUAL' : 'DIFFERENT'}`,
       );
     }
   }
