@@ -101,7 +101,7 @@ try {
     const dayDiff = a.daily.filter((d, i) => JSON.stringify(tokens(d)) !== JSON.stringify(tokens(b.daily[i] ?? {}))).length;
     console.log(`  claude code days whose tokens differ from ccusage's: ${dayDiff} of ${a.daily.length}`);
     // The other agents both read, each through ccusage's own sub-command on the same home, against
-    // agentlog's warm cache: total tokens (each tool splits input and cache its own way).
+    // agentlog's warm cache: [input, output, cache write, cache read].
     for (const [ours_, theirs_] of both) {
       const m = JSON.parse(ours(['usage', 'daily', '--json', '--agent', ours_], state).stdout);
       const t = timed(ccusage, [theirs_, 'daily', '--json', '--offline'], { ...agentEnv(home, state), HOME: home });
@@ -111,11 +111,10 @@ try {
       } catch {
         theirsTokens = null;
       }
-      const mineTotal = m.totals.totalTokens;
-      const theirsTotal = theirsTokens?.totalTokens ?? '—';
-      console.log(
-        `  ${ours_.padEnd(9)} total ${String(mineTotal).padStart(11)} [${tokens(m.totals).join(', ')}]  ccusage ${String(theirsTotal).padStart(11)} [${theirsTokens === null ? t.stderr.trim().split('\n').at(-1) : tokens(theirsTokens).join(', ')}] → ${mineTotal === theirsTotal ? 'EQUAL' : 'DIFFERENT'}`,
-      );
+      // The four counts, not totalTokens: ccusage adds reasoning into some agents' totals (OpenCode, Gemini, Droid).
+      const mineTokens = tokens(m.totals).join(', ');
+      const theirs = theirsTokens === null ? t.stderr.trim().split('\n').at(-1) : tokens(theirsTokens).join(', ');
+      console.log(`  ${ours_.padEnd(9)} agentlog [${mineTokens}]  ccusage [${theirs}] → ${mineTokens === theirs ? 'EQUAL' : 'DIFFERENT'}`);
     }
   }
 } finally {
