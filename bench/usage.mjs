@@ -16,6 +16,18 @@ const ccusage = join(here, '.tools', 'ccusage', 'node_modules', '.bin', 'ccusage
 const fmt = (n, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '—');
 const row = (label, value, baseLabel, baseValue, ratio) =>
   console.log(`  ${label.padEnd(38)} ${value.padStart(10)}   ${baseLabel.padEnd(30)} ${baseValue.padStart(10)}   ratio ${ratio}`);
+/** agentlog's id and ccusage 20's sub-command for every other agent both read. */
+const both = [
+  ['codex', 'codex'],
+  ['opencode', 'opencode'],
+  ['pi', 'pi'],
+  ['gemini', 'gemini'],
+  ['kimi', 'kimi'],
+  ['qwen', 'qwen'],
+  ['droid', 'droid'],
+  ['goose', 'goose'],
+  ['copilot', 'copilot'],
+];
 const tokens = (t) => [t.inputTokens, t.outputTokens, t.cacheCreationTokens, t.cacheReadTokens];
 
 function ours(args, state) {
@@ -88,6 +100,22 @@ try {
     );
     const dayDiff = a.daily.filter((d, i) => JSON.stringify(tokens(d)) !== JSON.stringify(tokens(b.daily[i] ?? {}))).length;
     console.log(`  claude code days whose tokens differ from ccusage's: ${dayDiff} of ${a.daily.length}`);
+    // The other agents both read, each through ccusage's own sub-command on the same home, against
+    // agentlog's warm cache: [input, output, cache write, cache read].
+    for (const [ours_, theirs_] of both) {
+      const m = JSON.parse(ours(['usage', 'daily', '--json', '--agent', ours_], state).stdout);
+      const t = timed(ccusage, [theirs_, 'daily', '--json', '--offline'], { ...agentEnv(home, state), HOME: home });
+      let theirsTokens = null;
+      try {
+        theirsTokens = JSON.parse(t.stdout).totals ?? null;
+      } catch {
+        theirsTokens = null;
+      }
+      // The four counts, not totalTokens: ccusage adds reasoning into some agents' totals (OpenCode, Gemini, Droid).
+      const mineTokens = tokens(m.totals).join(', ');
+      const theirs = theirsTokens === null ? t.stderr.trim().split('\n').at(-1) : tokens(theirsTokens).join(', ');
+      console.log(`  ${ours_.padEnd(9)} agentlog [${mineTokens}]  ccusage [${theirs}] → ${mineTokens === theirs ? 'EQUAL' : 'DIFFERENT'}`);
+    }
   }
 } finally {
   for (const d of [scanState, state, claudeState, emptyHome]) rmSync(d, { recursive: true, force: true });

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newRecord, newSubagent } from '../record/draft.js';
-import { emptyTotals, type SessionRecord, type Totals, type Turn } from '../record/types.js';
-import { bucketsFromRecord, bucketTotals, slotMs } from './buckets.js';
+import { addTotals, emptyTotals, type SessionRecord, type Totals, type Turn } from '../record/types.js';
+import { bucketsFromRecord, bucketTotals, slotMs, usageBucketsSchema } from './buckets.js';
 
 const tokens = (input: number, output: number, cacheWrite = 0, cacheRead = 0): Totals => ({
   ...emptyTotals(),
@@ -100,5 +100,41 @@ describe('bucketsFromRecord', () => {
         return JSON.stringify(bucketTotals(bucketsFromRecord(r)).slice(0, 4)) === JSON.stringify(total);
       }),
     );
+  });
+});
+
+describe('usageBucketsSchema (the scan cache’s check of cached buckets)', () => {
+  const row = [slot('2026-01-01T10:00:00Z'), 0, 1, 2, 3, 4, 5, -1, 0];
+  const good = { models: ['m'], rows: [row], basis: 'turns' };
+
+  it('accepts what bucketsFromRecord builds, round-tripped through JSON', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 5000 })), { maxLength: 6 }), (pairs) => {
+        const r: SessionRecord = { ...newRecord('claude_code', 's') };
+        r.turns = pairs.map(([i, o], k) => say(`2026-01-01T${String(10 + k).padStart(2, '0')}:00:00Z`, `m${k % 2}`, tokens(i, o)));
+        for (const t of r.turns) if (t.usage !== undefined) addTotals(r.totals, t.usage);
+        const b = JSON.parse(JSON.stringify(bucketsFromRecord(r)));
+        expect(usageBucketsSchema.safeParse(b).success).toBe(true);
+      }),
+    );
+  });
+
+  it.each([
+    ['a row of eight', { ...good, rows: [row.slice(0, 8)] }],
+    ['a negative count', { ...good, rows: [[row[0], 0, -1, 2, 3, 4, 5, -1, 0]] }],
+    ['a fractional count', { ...good, rows: [[row[0], 0, 1.5, 2, 3, 4, 5, -1, 0]] }],
+    ['a model index past the models', { ...good, rows: [[row[0], 1, 1, 2, 3, 4, 5, -1, 0]] }],
+    ['a long flag of 2', { ...good, rows: [[row[0], 0, 1, 2, 3, 4, 5, -1, 2]] }],
+    ['a slot below undated', { ...good, rows: [[-2, 0, 1, 2, 3, 4, 5, -1, 0]] }],
+    ['a cost that is not a number', { ...good, rows: [[row[0], 0, 1, 2, 3, 4, 5, null, 0]] }],
+    ['an unknown basis', { ...good, basis: 'guess' }],
+    ['a model that is not a string', { ...good, models: [1] }],
+    ['null', null],
+  ])('rejects %s', (_name, value) => {
+    expect(usageBucketsSchema.safeParse(value).success).toBe(false);
+  });
+
+  it('accepts the good shape', () => {
+    expect(usageBucketsSchema.safeParse(good).success).toBe(true);
   });
 });

@@ -11,33 +11,44 @@ export const undatedSlot = -1;
 /** Providers charge a long-context rate per request once the prompt passes this many tokens. */
 export const longPromptTokens = 200_000;
 
-const count = z.number().int().nonnegative();
-export const bucketRowSchema = z.tuple([
-  z.number().int().min(undatedSlot),
-  count,
-  count,
-  count,
-  count,
-  count,
-  count,
-  z.number(),
-  z.union([z.literal(0), z.literal(1)]),
-]);
-export const usageBucketsSchema = z.object({
-  models: z.array(z.string()),
-  rows: z.array(bucketRowSchema),
-  basis: z.enum(['turns', 'split']),
-});
-
 /** [slot, model index, input, output, cache write, cache read, reasoning, logged cost or -1, long prompt 0|1] */
-export type BucketRow = z.infer<typeof bucketRowSchema>;
+export type BucketRow = [number, number, number, number, number, number, number, number, 0 | 1];
 
 /**
  * `basis` is `turns` when every token came from a per-turn figure the reader recorded; `split` when
  * a container's totals were shared evenly over its assistant turns (the reader records no per-turn
  * usage), so days are estimates while totals stay exact.
  */
-export type UsageBuckets = z.infer<typeof usageBucketsSchema>;
+export interface UsageBuckets {
+  models: string[];
+  rows: BucketRow[];
+  basis: 'turns' | 'split';
+}
+
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+
+function isBucketRow(v: unknown, models: number): v is BucketRow {
+  if (!Array.isArray(v) || v.length !== 9) return false;
+  const [slot, model, , , , , , cost, long] = v as unknown[];
+  if (!Number.isSafeInteger(slot) || (slot as number) < undatedSlot) return false;
+  if (!isCount(model) || (model as number) >= models) return false;
+  for (let i = 2; i < 7; i++) if (!isCount(v[i])) return false;
+  return typeof cost === 'number' && Number.isFinite(cost) && (long === 0 || long === 1);
+}
+
+function isUsageBuckets(v: unknown): v is UsageBuckets {
+  if (typeof v !== 'object' || v === null) return false;
+  const { models, rows, basis } = v as Record<string, unknown>;
+  if (basis !== 'turns' && basis !== 'split') return false;
+  if (!Array.isArray(models) || !models.every((m) => typeof m === 'string')) return false;
+  return Array.isArray(rows) && rows.every((r) => isBucketRow(r, models.length));
+}
+
+/**
+ * The cached buckets' schema. A hand check inside zod: an unchanged home loads every session's rows
+ * from the scan cache, and a per-element zod tuple took as long as parsing the JSON itself.
+ */
+export const usageBucketsSchema = z.custom<UsageBuckets>(isUsageBuckets, { message: 'not usage buckets' });
 
 /** The model name used where a log names none: never priced. */
 export const unknownModel = '<unknown>';

@@ -7,8 +7,13 @@ export const undatedDay = 'undated';
 
 export type DayOf = (slot: number) => string;
 
+/** Names of UTC itself: their days need no ICU time zone data (whose loading costs a start-up). */
+const utcNames = new Set(['UTC', 'ETC/UTC', 'GMT', 'ETC/GMT', 'UCT', 'ETC/UCT', 'ZULU', 'ETC/ZULU', 'UNIVERSAL', 'ETC/UNIVERSAL']);
+
 /** A slot → local day function for `timeZone` (an IANA name such as Europe/Paris, or UTC). */
 export function localDays(timeZone: string): DayOf {
+  if (utcNames.has(timeZone.toUpperCase()))
+    return (slot) => (slot === undatedSlot ? undatedDay : new Date(slot * slotMs).toISOString().slice(0, 10));
   let format: Intl.DateTimeFormat;
   try {
     format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
