@@ -20,7 +20,7 @@ import { generateDroid } from './gen/droid.mjs';
 import { generateGoose } from './gen/goose.mjs';
 import { generateCursor } from './gen/cursor.mjs';
 
-export const generatorVersion = 8;
+export const generatorVersion = 9;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
 export const otherShares = {
@@ -359,12 +359,14 @@ function codexSession(dir, threadId, target, r, base, cwd, stats, parent) {
           type: 'token_count',
           info: {
             total_token_usage: { ...total },
+            // As real rollouts write it: the request's input includes its cached part, so each
+            // last_token_usage is exactly the step from one total_token_usage to the next.
             last_token_usage: {
-              input_tokens: inc.input,
+              input_tokens: inc.input + inc.cached,
               cached_input_tokens: inc.cached,
               output_tokens: inc.output,
               reasoning_output_tokens: inc.reasoning,
-              total_tokens: inc.input + inc.output,
+              total_tokens: inc.input + inc.cached + inc.output,
             },
           },
           rate_limits: null,
