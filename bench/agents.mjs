@@ -117,7 +117,9 @@ function main() {
   console.log(
     `  scan: node dist/cli/main.js scan --agent <id> --json, fresh AGENTLOG_HOME, best of ${repeat}; startup (empty home) ${fmt(startup, 2)} s;`,
   );
-  console.log(`  "net" subtracts that startup. agentlog parses on a worker pool (up to 8 threads) once an agent has >= 48 MiB to read.`);
+  console.log(
+    `  "net" subtracts that startup. agentlog reads on its own thread plus (cores - 1, at most 7) workers once an agent has >= 16 MiB of files.`,
+  );
   const head = ['agent', 'files', 'MiB', 'base MiB/s', 'scan s', 'scan MiB/s', 'ratio', 'net MiB/s', 'net ratio', 'RSS MiB', 'sessions'];
   const widths = [12, 7, 8, 11, 8, 11, 6, 10, 10, 8, 12];
   const line = (cells) =>

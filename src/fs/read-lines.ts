@@ -47,6 +47,8 @@ export interface ReadLinesResult {
 }
 
 const defaultChunk = 2 << 20;
+/** The least a read buffer is cut to for a small file: one page cluster. */
+const minChunk = 64 * 1024;
 
 /**
  * Calls `onLine` for every line of `path` from `opts.start`. A trailing `\r` is removed.
@@ -73,7 +75,10 @@ export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLi
   const { fd, size } = openRegularSync(path);
   try {
     const maxLine = opts.maxLineBytes ?? Number.POSITIVE_INFINITY;
-    const chunk = Buffer.allocUnsafe(opts.chunkBytes ?? defaultChunk);
+    // A buffer no larger than what is left to read: a scan opens thousands of small files, and a
+    // fresh 2 MiB each counts as external memory that forces a full garbage collection every few
+    // dozen files.
+    const chunk = Buffer.allocUnsafe(opts.chunkBytes ?? Math.min(defaultChunk, Math.max(minChunk, size - (opts.start ?? 0) + 1)));
     let position = opts.start ?? 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;

@@ -28,9 +28,19 @@ async function home(): Promise<{ claude: string; sessions: DiscoveredSession[] }
   return { claude, sessions };
 }
 
-/** A worker body that exits on the first session it is sent, as a crashed worker would. */
+/** A worker body that says it is ready, then exits on the first session it is sent, as a crashed worker would. */
 async function dyingWorker(): Promise<string> {
   const file = join(await tempDir('agentlog-pool-worker-'), 'dying-worker.mjs');
+  await writeFile(
+    file,
+    "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\nparentPort.postMessage({ ready: true });\n",
+  );
+  return file;
+}
+
+/** A worker body that never finishes loading (never says it is ready). */
+async function stuckWorker(): Promise<string> {
+  const file = join(await tempDir('agentlog-pool-worker-'), 'stuck-worker.mjs');
   await writeFile(file, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
   return file;
 }
@@ -62,6 +72,14 @@ describe('ParsePool', () => {
     const plain = await scan({ ...base, parsePool: { minBytes: Number.POSITIVE_INFINITY } });
     expect(pooled.sessions.map((r) => r.session_id).sort()).toEqual([...ids].sort());
     expect(pooled.sessions).toEqual(plain.sessions);
+  });
+
+  it('scan never waits on a worker that has not loaded: the calling thread reads every session', async () => {
+    const { claude } = await home();
+    const base = { agents: [{ reader: claudeCodeReader, homes: [claude] }], stateRoot: null, userHome: null, readerVersion: 't' };
+    const report = await scan({ ...base, parsePool: { workerFile: await stuckWorker(), minBytes: 0, workers: 2 } });
+    expect(report.sessions.map((r) => r.session_id).sort()).toEqual([...ids].sort());
+    expect(report.unreadable).toEqual([]);
   });
 
   it('when every worker dies, fails the sessions they held with a clear error and reads the rest in process', async () => {

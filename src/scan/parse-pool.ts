@@ -1,6 +1,9 @@
 // A small pool of worker threads for cold scans: JSON parsing is CPU-bound, so a large home is read
-// on every core. Falls back to the calling thread where workers are unavailable (e.g. under tests
-// that run the TypeScript sources), not worth starting, or all gone.
+// on every core, the calling thread's included (scan.ts reads there too, so the pool starts one
+// worker fewer than the cores). A worker takes sessions only once its modules have loaded: the
+// calling thread never waits on a worker still starting. Falls back to the calling thread where
+// workers are unavailable (e.g. under tests that run the TypeScript sources), not worth starting,
+// or all gone.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +12,8 @@ import type { AgentReader, DiscoveredSession } from '../agents/types.js';
 import { type SessionSummary, summariseSession } from './summarise.js';
 import type { WorkerRequest } from './parse-worker.js';
 
-type Reply = { id: number; summary?: SessionSummary; error?: string };
+/** A worker's answer to a session, or its one `ready` once its modules have loaded. */
+type Reply = { id: number; summary?: SessionSummary; error?: string } | { ready: true };
 
 interface Job {
   id: number;
@@ -23,12 +27,16 @@ export interface ParsePoolOptions {
   minBytes?: number;
   /** The compiled worker body; defaults to `parse-worker.js` beside this module. */
   workerFile?: string;
-  /** How many workers; defaults to the cores available, at most 8 (and none on one core). */
+  /** How many workers; defaults to one fewer than the cores available, at most 7 (none on one core). */
   workers?: number;
 }
 
-/** 48 MiB: measured, a smaller cold scan finishes before the workers have started. */
-export const defaultPoolMinBytes = 48 << 20;
+/**
+ * 16 MiB: below it a cold scan is done in about the time a worker takes to load its modules
+ * (~0.2 s), so the worker would only cost the other core; above it the worker takes sessions as
+ * soon as it is ready while the calling thread reads from the other end of the list.
+ */
+export const defaultPoolMinBytes = 16 << 20;
 
 export class ParsePool {
   private readonly live = new Set<Worker>();
@@ -47,6 +55,10 @@ export class ParsePool {
       const w = new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       w.unref();
       w.on('message', (reply: Reply) => {
+        if ('ready' in reply) {
+          this.release(w);
+          return;
+        }
         const job = this.running.get(w);
         this.running.delete(w);
         this.release(w);
@@ -59,7 +71,6 @@ export class ParsePool {
       w.on('error', (error) => this.lose(w, `the scan worker failed: ${error.message}`));
       w.on('exit', (code) => this.lose(w, `the scan worker stopped (exit code ${code})`));
       this.live.add(w);
-      this.idle.push(w);
     }
   }
 
@@ -67,8 +78,8 @@ export class ParsePool {
   static create(workBytes: number, options: ParsePoolOptions = {}): ParsePool | null {
     const file = options.workerFile ?? fileURLToPath(new URL('./parse-worker.js', import.meta.url));
     if (!existsSync(file) || workBytes < (options.minBytes ?? defaultPoolMinBytes)) return null;
-    const count = options.workers ?? Math.max(1, Math.min(availableParallelism(), 8));
-    if (count < 1 || (options.workers === undefined && count < 2)) return null;
+    const count = options.workers ?? Math.min(availableParallelism() - 1, 7);
+    if (count < 1) return null;
     return new ParsePool(count, file);
   }
 
@@ -92,25 +103,38 @@ export class ParsePool {
     if (this.live.size === 0) for (const wake of this.waiting.splice(0)) wake(null);
   }
 
-  private release(w: Worker): void {
+  release(w: Worker): void {
     if (!this.live.has(w)) return;
     const next = this.waiting.shift();
     if (next !== undefined) next(w);
     else this.idle.push(w);
   }
 
-  /** An idle worker, waiting for one while any is busy; null when every worker is gone. */
-  private acquire(): Promise<Worker | null> {
+  /**
+   * An idle worker, waiting while every worker is busy or still loading; null when every worker is
+   * gone. The caller hands it one session with `summariseOn` or gives it back with `release`.
+   */
+  acquire(): Promise<Worker | null> {
     const w = this.idle.pop();
     if (w !== undefined) return Promise.resolve(w);
     if (this.live.size === 0) return Promise.resolve(null);
     return new Promise((res) => this.waiting.push(res));
   }
 
+  /** Answers every caller still waiting in `acquire` with null: there is nothing left to hand out. */
+  stopWaiting(): void {
+    for (const wake of this.waiting.splice(0)) wake(null);
+  }
+
   /** Summarises one session on a worker, or on the calling thread when no worker is left. */
   async summarise(reader: AgentReader, session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
     const w = await this.acquire();
     if (w === null) return summariseSession(reader, session, userHome);
+    return this.summariseOn(w, session, userHome);
+  }
+
+  /** Summarises one session on a worker `acquire` gave; the worker is released when it answers. */
+  summariseOn(w: Worker, session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.running.set(w, { id, path: session.path, resolve, reject });

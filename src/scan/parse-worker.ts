@@ -1,4 +1,5 @@
-// Worker thread body: summarises the sessions the pool sends, one message each.
+// Worker thread body: says it is ready once its modules have loaded, then summarises the sessions
+// the pool sends, one message each.
 import { parentPort } from 'node:worker_threads';
 import { readerFor } from '../agents/registry.js';
 import type { DiscoveredSession } from '../agents/types.js';
@@ -24,4 +25,5 @@ if (port !== null) {
       (error: unknown) => port.postMessage({ id: req.id, error: errorMessage(error) }),
     );
   });
+  port.postMessage({ ready: true });
 }

@@ -5,7 +5,7 @@ import type { AgentId } from '../record/types.js';
 import { errorMessage, linkOnPath } from '../fs/stat.js';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
-import { summariseSession } from './summarise.js';
+import { type SessionSummary, summariseSession } from './summarise.js';
 import { rememberProjects } from './known-projects.js';
 import type { SessionRow } from './session-row.js';
 import type { UsageBuckets } from '../usage/buckets.js';
@@ -96,6 +96,15 @@ function withoutLinks(home: string, sessions: DiscoveredSession[], problems: Fil
   return kept;
 }
 
+/** A session the cache could not answer, to be read. */
+interface Miss {
+  reader: AgentReader;
+  session: DiscoveredSession;
+  id: string;
+  key: string;
+  bytes: number;
+}
+
 function newestFirst(a: SessionRow, b: SessionRow): number {
   const ta = a.ended_at ?? a.started_at ?? '';
   const tb = b.ended_at ?? b.started_at ?? '';
@@ -124,7 +133,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   };
 
   // Cached sessions first (cheap), then the misses, largest first so the work spreads evenly.
-  const misses: { reader: AgentReader; session: DiscoveredSession; id: string; key: string; bytes: number }[] = [];
+  const misses: Miss[] = [];
   for (const { reader, session } of sessions) {
     const id = `${session.agent}:${session.path}`;
     try {
@@ -143,36 +152,56 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   }
   misses.sort((a, b) => b.bytes - a.bytes);
 
+  // Bytes to read, each file once: sessions kept in one database all name that database.
+  const files = new Map<string, number>();
+  for (const m of misses) for (const f of m.session.files) files.set(f.path, f.size);
   const pool = ParsePool.create(
-    misses.reduce((n, m) => n + m.bytes, 0),
+    [...files.values()].reduce((n, b) => n + b, 0),
     opts.parsePool,
   );
-  let next = 0;
-  const work = async (): Promise<void> => {
-    for (let m = misses[next++]; m !== undefined; m = misses[next++]) {
-      try {
-        const summary =
-          pool !== null
-            ? await pool.summarise(m.reader, m.session, opts.userHome)
-            : await summariseSession(m.reader, m.session, opts.userHome);
-        const entry: CachedEntry = {
-          key: m.key,
-          row: summary.row,
-          problems: summary.problems,
-          cwds: summary.cwds,
-          bad_lines: summary.badLines,
-          usage: summary.usage,
-        };
-        cache.put(m.id, entry);
-        take(entry);
-      } catch (error) {
-        problems.push({ path: m.session.path, kind: 'unreadable', reason: errorMessage(error) });
+  const summarised = async (m: Miss, summary: Promise<SessionSummary>): Promise<void> => {
+    try {
+      const s = await summary;
+      const entry: CachedEntry = { key: m.key, row: s.row, problems: s.problems, cwds: s.cwds, bad_lines: s.badLines, usage: s.usage };
+      cache.put(m.id, entry);
+      take(entry);
+    } catch (error) {
+      problems.push({ path: m.session.path, kind: 'unreadable', reason: errorMessage(error) });
+    }
+    tick();
+  };
+  // Workers take the largest sessions first; this thread takes the smallest, so it comes back to
+  // the event loop often and a worker that answers is handed its next session at once.
+  let head = 0;
+  let tail = misses.length - 1;
+  const fromHead = (): Miss | undefined => (head <= tail ? misses[head++] : undefined);
+  const fromTail = (): Miss | undefined => (head <= tail ? misses[tail--] : undefined);
+  const inProcess = async (next: () => Miss | undefined, yieldBetween: boolean): Promise<void> => {
+    for (let m = next(); m !== undefined; m = next()) {
+      await summarised(m, summariseSession(m.reader, m.session, opts.userHome));
+      if (yieldBetween) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const onWorker = async (p: ParsePool): Promise<void> => {
+    for (;;) {
+      // A worker first, then a session: none waits in a worker that is still loading.
+      const w = await p.acquire();
+      if (w === null) return inProcess(fromHead, false); // every worker gone (or nothing left)
+      const m = fromHead();
+      if (m === undefined) {
+        p.release(w);
+        return;
       }
-      tick();
+      await summarised(m, p.summariseOn(w, m.session, opts.userHome));
     }
   };
   try {
-    await Promise.all(Array.from({ length: pool?.size ?? opts.concurrency ?? 4 }, work));
+    if (pool === null) await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, () => inProcess(fromHead, false)));
+    else {
+      // Once this thread finds the list empty, no worker still loading is waited for.
+      const here = inProcess(fromTail, true).then(() => pool.stopWaiting());
+      await Promise.all([here, ...Array.from({ length: pool.size }, () => onWorker(pool))]);
+    }
   } finally {
     await pool?.close();
   }

@@ -2,8 +2,9 @@
 // (its most recently updated top-level session), or an agentlog export of one.
 import { basename, dirname } from 'node:path';
 import { statFile } from '../../fs/stat.js';
-import { num, text } from '../../json/narrow.js';
-import { databaseFiles, looksLikeSqlite, parseRowLocator } from '../sqlite-store.js';
+import { num } from '../../json/narrow.js';
+import { claimRow } from '../row-session.js';
+import { databaseFiles, parseRowLocator } from '../sqlite-store.js';
 import { readExportHeader } from '../table-export.js';
 import type { DiscoveredSession } from '../types.js';
 import { crushSession, projectOfDataDir, topLevel, type CrushOptions } from './discover.js';
@@ -13,18 +14,13 @@ import { listSessionRows } from './store.js';
 import { isRegularFile } from '../../fs/stat.js';
 
 async function claimDatabase(database: string, sessionId: string | undefined, opts: CrushOptions): Promise<DiscoveredSession | null> {
-  if (!(await isRegularFile(database)) || !(await looksLikeSqlite(database))) return null;
-  let rows;
-  try {
-    rows = await listSessionRows(database, opts.busyTimeoutMs);
-  } catch {
-    return null;
-  }
-  const chosen =
-    sessionId !== undefined
-      ? rows.find((r) => text(r, 'id') === sessionId)
-      : topLevel(rows).sort((a, b) => (num(b, 'updated_at') ?? 0) - (num(a, 'updated_at') ?? 0))[0];
-  if (chosen === undefined) return null;
+  const chosen = await claimRow(
+    database,
+    sessionId,
+    (db) => listSessionRows(db, opts.busyTimeoutMs),
+    (rows) => topLevel(rows).sort((a, b) => (num(b, 'updated_at') ?? 0) - (num(a, 'updated_at') ?? 0))[0],
+  );
+  if (chosen === null) return null;
   const dataDir = dirname(database);
   return crushSession(dataDir, database, chosen, await databaseFiles(database), projectOfDataDir(dataDir));
 }

@@ -1,9 +1,9 @@
 // The Crush reader: projects from `projects.json` under Crush's global data directory, sessions
 // from each project's `crush.db` (read-only, with a busy timeout), kept as an export of their rows.
-import { join, relative } from 'node:path';
+import { rowExportTree } from '../row-session.js';
 import { exportLines } from '../table-export.js';
 import { defaultBusyTimeoutMs, parseRowLocator } from '../sqlite-store.js';
-import type { AgentReader, TreeEntry } from '../types.js';
+import type { AgentReader } from '../types.js';
 import { buildCrushRecord } from './build-record.js';
 import { claimCrush } from './claim.js';
 import { discoverCrush, type CrushOptions } from './discover.js';
@@ -39,21 +39,11 @@ export function createCrushReader(options: Partial<CrushOptions> = {}): AgentRea
       };
     },
 
-    async tree(session) {
-      const locator = parseRowLocator(session.path, databaseName);
-      if (locator === undefined)
-        return session.files.map((f): TreeEntry => ({ relPath: relative(session.home, f.path), kind: 'file', path: f.path }));
-      return [
-        {
-          relPath: join('crush-export', `${locator.sessionId}.jsonl`),
-          kind: 'export',
-          produce: async () => {
-            const rows = await loadSessionRows(locator.database, locator.sessionId, opts.busyTimeoutMs);
-            return exportLines(exportHeader(locator.sessionId, session.cwd), { sessions: rows.sessions, messages: rows.messages });
-          },
-        },
-      ];
-    },
+    tree: async (session) =>
+      rowExportTree(session, databaseName, 'crush-export', async (database, sessionId) => {
+        const rows = await loadSessionRows(database, sessionId, opts.busyTimeoutMs);
+        return exportLines(exportHeader(sessionId, session.cwd), { sessions: rows.sessions, messages: rows.messages });
+      }),
 
     messages: crushSearchMessages,
   };

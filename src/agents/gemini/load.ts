@@ -96,15 +96,6 @@ async function loadDocument(path: string, full: boolean): Promise<LoadResult> {
   return { conversation: { meta, messages: list.list(), badLines } };
 }
 
-/** A read buffer no bigger than the file (most chats are far smaller than the reader's default). */
-function chunkFor(path: string): number | undefined {
-  try {
-    return Math.min(2 << 20, Math.max(64 * 1024, statSync(path).size + 1));
-  } catch {
-    return undefined; // The read itself reports what is wrong with the file.
-  }
-}
-
 async function loadJsonl(path: string, full: boolean): Promise<LoadResult> {
   const meta: GeminiMeta = {};
   const list = new MessageList(full);
@@ -128,7 +119,7 @@ async function loadJsonl(path: string, full: boolean): Promise<LoadResult> {
       // The metadata line (first, and again if the file is rewritten); other records are drift.
       if (typeof obj.sessionId === 'string') mergeMeta(meta, obj);
     },
-    { maxLineBytes: maxRecordBytes, chunkBytes: chunkFor(path) },
+    { maxLineBytes: maxRecordBytes },
   );
   return { conversation: { meta, messages: list.list(), badLines: r.badLines } };
 }

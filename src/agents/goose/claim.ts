@@ -3,8 +3,9 @@
 // agentlog export of a database session.
 import { basename, dirname } from 'node:path';
 import { statFile } from '../../fs/stat.js';
-import { str, text } from '../../json/narrow.js';
-import { databaseFiles, looksLikeSqlite, parseRowLocator } from '../sqlite-store.js';
+import { str } from '../../json/narrow.js';
+import { claimRow } from '../row-session.js';
+import { databaseFiles, parseRowLocator } from '../sqlite-store.js';
 import { readExportHeader } from '../table-export.js';
 import type { DiscoveredSession } from '../types.js';
 import { databaseSession, legacySession, type GooseOptions } from './discover.js';
@@ -15,18 +16,13 @@ import { listSessionRows } from './store.js';
 import { isRegularFile } from '../../fs/stat.js';
 
 async function claimDatabase(database: string, sessionId: string | undefined, opts: GooseOptions): Promise<DiscoveredSession | null> {
-  if (!(await isRegularFile(database)) || !(await looksLikeSqlite(database))) return null;
-  let rows;
-  try {
-    rows = await listSessionRows(database, opts.busyTimeoutMs);
-  } catch {
-    return null;
-  }
-  const chosen =
-    sessionId !== undefined
-      ? rows.find((r) => text(r, 'id') === sessionId)
-      : rows.sort((a, b) => ((str(b, 'updated_at') ?? '') < (str(a, 'updated_at') ?? '') ? -1 : 1))[0];
-  if (chosen === undefined) return null;
+  const chosen = await claimRow(
+    database,
+    sessionId,
+    (db) => listSessionRows(db, opts.busyTimeoutMs),
+    (rows) => rows.sort((a, b) => ((str(b, 'updated_at') ?? '') < (str(a, 'updated_at') ?? '') ? -1 : 1))[0],
+  );
+  if (chosen === null) return null;
   // The home is the data directory above `sessions/`, as discovery names it.
   return databaseSession(dirname(dirname(database)), database, chosen, await databaseFiles(database));
 }

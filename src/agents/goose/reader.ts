@@ -1,9 +1,9 @@
 // The Goose reader: `sessions/sessions.db` under Goose's data directory (read-only, with a busy
 // timeout; each session kept as an export of its rows) and the legacy JSONL files beside it.
-import { join, relative } from 'node:path';
 import { defaultBusyTimeoutMs, parseRowLocator } from '../sqlite-store.js';
+import { rowExportTree } from '../row-session.js';
 import { exportLines } from '../table-export.js';
-import type { AgentReader, TreeEntry } from '../types.js';
+import type { AgentReader } from '../types.js';
 import { buildGooseRecord } from './build-record.js';
 import { claimGoose } from './claim.js';
 import { discoverGoose, type GooseOptions } from './discover.js';
@@ -35,21 +35,11 @@ export function createGooseReader(options: Partial<GooseOptions> = {}): AgentRea
       };
     },
 
-    async tree(session) {
-      const locator = parseRowLocator(session.path, databaseName);
-      if (locator === undefined)
-        return session.files.map((f): TreeEntry => ({ relPath: relative(session.home, f.path), kind: 'file', path: f.path }));
-      return [
-        {
-          relPath: join('goose-export', `${locator.sessionId}.jsonl`),
-          kind: 'export',
-          produce: async () => {
-            const rows = await loadSessionRows(locator.database, locator.sessionId, opts.busyTimeoutMs);
-            return exportLines(exportHeader(locator.sessionId), { sessions: rows.sessions, messages: rows.messages });
-          },
-        },
-      ];
-    },
+    tree: async (session) =>
+      rowExportTree(session, databaseName, 'goose-export', async (database, sessionId) => {
+        const rows = await loadSessionRows(database, sessionId, opts.busyTimeoutMs);
+        return exportLines(exportHeader(sessionId), { sessions: rows.sessions, messages: rows.messages });
+      }),
 
     messages: gooseSearchMessages,
   };

@@ -1,7 +1,6 @@
 // Pass one over `session.jsonl`: stream every line once, keep the rows the record is built from,
 // and learn what decides how they are read (the era boundary, wrapper identity, which agent-input
 // row a sidecar still belongs to). Drift is counted, never thrown.
-import { statSync } from 'node:fs';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import { forEachLine } from '../../fs/read-lines.js';
 import { toLogRow, type LogRow } from './log-row.js';
@@ -45,15 +44,6 @@ function keepGeneral(row: LogRow): boolean {
   return m !== undefined && (m.startsWith('Model: ') || m.startsWith('Round '));
 }
 
-/** A read buffer no bigger than the file (most spines are far smaller than the reader's default). */
-function chunkFor(path: string): number | undefined {
-  try {
-    return Math.min(2 << 20, Math.max(64 * 1024, statSync(path).size + 1));
-  } catch {
-    return undefined; // The read itself reports what is wrong with the file.
-  }
-}
-
 export async function readLog(path: string): Promise<LogRead> {
   const rows: LogRow[] = [];
   const facts: LogFacts = { hasLane: false, identities: [], agentInputLastLine: new Map() };
@@ -94,7 +84,7 @@ export async function readLog(path: string): Promise<LogRead> {
       }
       rows.push(row);
     },
-    { maxLineBytes: maxRowBytes, chunkBytes: chunkFor(path) },
+    { maxLineBytes: maxRowBytes },
   );
   return { rows, facts, badLines: badLines + r.oversizedLines, tornTail, unknownEvents, events };
 }

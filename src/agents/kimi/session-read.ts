@@ -89,7 +89,6 @@ export async function readKimiSession(sessionDir: string, bounds: KimiBounds): P
       read = await readWire(path, id, {
         maxLineBytes: bounds.wireRecordBytes,
         maxRecords: bounds.sessionRecords - records,
-        size: file.size,
       });
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });

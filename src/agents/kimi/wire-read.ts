@@ -11,13 +11,7 @@ export interface WireLimits {
   maxLineBytes: number;
   /** Records this wire may add before the session's record budget is spent. */
   maxRecords: number;
-  /** The wire's size when it was stated, if known: a small wire is read with a small buffer. */
-  size?: number;
 }
-
-/** Read buffers: never more than the line reader's default, never less than a page cluster. */
-const minChunk = 64 * 1024;
-const maxChunk = 2 * 1024 * 1024;
 
 export type WireRead = { ok: true; log: WireLog; badLines: number; tornTail: boolean } | { ok: false; reason: string };
 
@@ -48,7 +42,7 @@ export async function readWire(path: string, agentId: string, limits: WireLimits
       fold.apply(wireLine(o), lineNo);
       return true;
     },
-    { maxLineBytes: limits.maxLineBytes, chunkBytes: Math.min(maxChunk, Math.max(minChunk, (limits.size ?? maxChunk) + 1)) },
+    { maxLineBytes: limits.maxLineBytes },
   );
   if (r.oversizedLines > 0) return { ok: false, reason: `a wire record is over the ${limits.maxLineBytes}-byte bound; wire not read` };
   if (overBudget) return { ok: false, reason: `the session's wire-record budget is spent (${limits.maxRecords} left); wire not read` };

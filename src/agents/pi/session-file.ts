@@ -15,10 +15,6 @@ export interface PiFile {
 
 export type PiFileRead = { ok: true; file: PiFile } | { ok: false; reason: string };
 
-/** Read buffers: never more than the line reader's default, never less than a page cluster. */
-const minChunk = 64 * 1024;
-const maxChunk = 2 * 1024 * 1024;
-
 /** `full`: keep each tool result's (clipped) output; the lower detail levels drop it unbuilt. */
 export async function readPiFile(path: string, bounds: PiBounds, full = true): Promise<PiFileRead> {
   const size = statSync(path).size;
@@ -47,7 +43,7 @@ export async function readPiFile(path: string, bounds: PiBounds, full = true): P
       else file.entries.push(entryOf(o, lineNo, full));
       return true;
     },
-    { maxLineBytes: bounds.lineBytes, chunkBytes: Math.min(maxChunk, Math.max(minChunk, size + 1)) },
+    { maxLineBytes: bounds.lineBytes },
   );
   if (tooLong) return { ok: false, reason: `session file has more than ${bounds.fileLines} lines; not read` };
   file.badLines += r.oversizedLines;
