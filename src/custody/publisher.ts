@@ -6,7 +6,7 @@
 // first keep of thousands of small files costs a few barriers instead of thousands of journal commits.
 import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { errorCode } from '../fs/stat.js';
+import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { mapPool } from '../fs/pool.js';
 import { fsyncDir, openRead } from './safe-fs.js';

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync } from '../fs/atomic-write.js';
-import { errorCode, isNotFound } from '../fs/stat.js';
+import { errorCode, isNotFound } from '../fs/errors.js';
 import { emptyManifest, indexFormat, parseManifest, serialiseManifest, type Manifest, type ManifestRead } from './manifest.js';
 import { SearchError } from './errors.js';
 import { z } from 'zod';

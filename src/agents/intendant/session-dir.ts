@@ -7,7 +7,7 @@ import { readBytesSync } from '../../fs/read-exact.js';
 import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { omittedLine, type ClipRule } from '../../record/clip.js';
-import { errorCode, errorMessage } from '../../fs/stat.js';
+import { errorCode, errorMessage } from '../../fs/errors.js';
 
 export const readFailures = ['missing', 'refused', 'short', 'oversized', 'unreadable'] as const;
 export type ReadFailure = (typeof readFailures)[number];
