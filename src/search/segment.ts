@@ -19,7 +19,7 @@ export interface Segment {
   marks_mode: 'append' | 'replace';
 }
 
-/** The full SHA-256 of the body names the file (weak spot 21: no truncated hash). */
+/** The full SHA-256 of the body names the file (never a truncated hash: two bodies must never share a name). */
 export function segmentName(body: string): string {
   return `${sha256Hex(body)}.seg`;
 }
