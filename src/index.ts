@@ -17,16 +17,21 @@ export type {
   SessionFile,
   TreeEntry,
 } from './agents/types.js';
+export { aiderReader } from './agents/aider/index.js';
 export { claudeCodeReader } from './agents/claude-code/index.js';
 export { codexReader } from './agents/codex/index.js';
+export { clineReader, rooCodeReader } from './agents/cline/index.js';
+export { copilotReader } from './agents/copilot/index.js';
 export { crushReader } from './agents/crush/index.js';
 export { cursorReader } from './agents/cursor/index.js';
+export { droidReader } from './agents/droid/index.js';
 export { geminiReader } from './agents/gemini/index.js';
 export { gooseReader } from './agents/goose/index.js';
 export { intendantReader } from './agents/intendant/index.js';
 export { kimiReader } from './agents/kimi/index.js';
 export { opencodeReader } from './agents/opencode/index.js';
 export { piReader } from './agents/pi/index.js';
+export { qwenReader } from './agents/qwen/index.js';
 
 export * from './record/types.js';
 export type { MessageExtract, MessageRecord, MessageResume } from './record/message-index.js';

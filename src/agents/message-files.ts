@@ -2,7 +2,7 @@
 // changes (a tree, a document or a database that is not append-only): each file is recorded at
 // the length it had before the read, so a change made meanwhile is seen by the next sweep.
 import { stat } from 'node:fs/promises';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import type { ConsumedFile, MessageExtract, MessageRecord, SupersessionMark } from '../record/message-index.js';
 import { capText } from '../record/message-index.js';
 

@@ -6,7 +6,8 @@ import { stat } from 'node:fs/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { readExact } from '../fs/read-exact.js';
 import { notRegularFile, openRegular } from '../fs/read-open.js';
-import { errorCode, errorMessage, statFile } from '../fs/stat.js';
+import { statFile } from '../fs/stat.js';
+import { errorCode, errorMessage } from '../fs/errors.js';
 import { asObject, type JsonObject } from '../json/narrow.js';
 import type { FileProblem, SessionFile } from './types.js';
 

@@ -6,7 +6,7 @@
 // the leaf, temp files private.
 import { readExact } from '../fs/read-exact.js';
 import { closeSync, constants, fchmodSync, fdatasync, fstatSync, futimesSync, openSync, write, writeSync, type Stats } from 'node:fs';
-import { errorCode } from '../fs/stat.js';
+import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { tempPath } from './paths.js';
 import { fileMode, unlinkQuiet } from './safe-fs.js';

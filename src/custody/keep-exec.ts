@@ -10,7 +10,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { link, readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { errorCode } from '../fs/stat.js';
+import { errorCode } from '../fs/errors.js';
 import type { ByteSource } from './byte-source.js';
 import { custodyErrors } from './errors.js';
 import type { KeepAction } from './keep-plan.js';

@@ -1,5 +1,5 @@
 // What a keep reports: per session, which files were copied, extended, refreshed, skipped or failed.
-import { errorMessage } from '../fs/stat.js';
+import { errorMessage } from '../fs/errors.js';
 import type { AgentId } from '../record/types.js';
 import { isCustodyError } from './errors.js';
 

@@ -2,7 +2,7 @@
 // failure is reported and the rest go on; the installation is locked while it is written, and the
 // keep manifest (keep-manifest.ts) saved once the files it vouches for are durable.
 import type { AgentReader, DiscoveredSession } from '../agents/types.js';
-import { errorMessage } from '../fs/stat.js';
+import { errorMessage } from '../fs/errors.js';
 import { canonicalHomeSync, openInstallation, type Installation } from './installation.js';
 import { KeepManifest } from './keep-manifest.js';
 import { failure, type FileFailure, type SessionKeepReport } from './keep-report.js';

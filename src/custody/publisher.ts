@@ -8,7 +8,7 @@
 // removed, each rejected with the signal's reason); a batch already being made durable completes.
 import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { errorCode } from '../fs/stat.js';
+import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { mapPool } from '../fs/pool.js';
 import { fsyncDir, openRead } from './safe-fs.js';

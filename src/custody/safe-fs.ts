@@ -6,7 +6,7 @@ import { chmodSync, constants, lstatSync, mkdirSync, type Stats } from 'node:fs'
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { readExact } from '../fs/read-exact.js';
-import { errorCode } from '../fs/stat.js';
+import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
 
 const { O_RDONLY, O_WRONLY, O_APPEND, O_NOFOLLOW } = constants;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { wrapOsError } from './errors.js';
-import { errorCode } from './stat.js';
+import { errorCode } from './errors.js';
 
 export interface AtomicWriteOptions {
   /** The file's mode. Default 0600 (agentlog's state is the user's own). */

@@ -1,7 +1,31 @@
-// The file layer's typed errors: raw OS errors wrapped where they happen, with the path they are
-// about and a message that says what to do (an ENOTDIR names the path that is not a folder).
+// The file layer's errors: the helpers that read a raw OS error (its code, whether it means "not
+// there", its message), and the typed errors raw ones are wrapped in where they happen, with the path
+// they are about and a message that says what to do (an ENOTDIR names the path that is not a folder).
 import { AgentlogError, type ErrorKind, reason } from '../errors.js';
-import { errorCode } from './stat.js';
+
+/** True for an error that means the path is not there (ENOENT, or ENOTDIR: a file where a folder was). */
+export function isNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** The error's `code` (`ENOENT`, `EACCES`…), or undefined when it has none. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The error's message; for a name that does not exist because it was listed from bytes that are not
+ * UTF-8 (a listing decodes them to U+FFFD, and Node opens every string path as UTF-8), the reason.
+ */
+export function errorMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const path = (error as { path?: unknown }).path;
+  if (isNotFound(error) && typeof path === 'string' && path.includes('\ufffd'))
+    return `${path}: its name is not valid UTF-8, so it cannot be opened by name (rename it to read what it holds)`;
+  return error.message;
+}
 
 export const fsErrorCodes = ['LockBusy', 'LockFailed', 'UnsafePath', 'NotAFolder', 'IOFailed', 'Interrupted'] as const;
 export type FsErrorCode = (typeof fsErrorCodes)[number];

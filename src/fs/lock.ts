@@ -17,7 +17,7 @@ import type { AgentlogError } from '../errors.js';
 import { writeAllSync } from './atomic-write.js';
 import { type Clock, systemClock } from './clock.js';
 import { FsError, wrapOsError } from './errors.js';
-import { errorCode } from './stat.js';
+import { errorCode } from './errors.js';
 
 const holderSchema = z.object({
   pid: z.number().int().positive(),

@@ -1,10 +1,11 @@
-// Cheap file facts for discovery.
+// Cheap file facts for discovery: size and mtime, links on a path, what is a regular file.
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SessionFile } from '../agents/types.js';
 import { AgentlogError } from '../errors.js';
 import { notRegularFile } from './read-open.js';
+import { isNotFound } from './errors.js';
 
 /**
  * A missing file is not there; a link to a missing file is there, and broken: named like a session,
@@ -56,28 +57,6 @@ export function linkOnPath(root: string, path: string): string | null {
     if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink() === true) return at;
   }
   return null;
-}
-
-export function isNotFound(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-export function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/**
- * The error's message; for a name that does not exist because it was listed from bytes that are not
- * UTF-8 (a listing decodes them to U+FFFD, and Node opens every string path as UTF-8), the reason.
- */
-export function errorMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const path = (error as { path?: unknown }).path;
-  if (isNotFound(error) && typeof path === 'string' && path.includes('\ufffd'))
-    return `${path}: its name is not valid UTF-8, so it cannot be opened by name (rename it to read what it holds)`;
-  return error.message;
 }
 
 /** `statFile` without the thread-pool round trip. */

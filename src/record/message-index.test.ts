@@ -51,7 +51,7 @@ describe('deriveActive', () => {
     expect(derive(records, [mark])).toEqual([true, true, false, true]);
   });
 
-  it('generation_restore retires other generations, and marks act only on the live one (weak spots 9, 10)', () => {
+  it('generation_restore retires other generations, and marks act only on the live one', () => {
     const records: R[] = [
       { item_id: 'm1', generation: 0 },
       { item_id: 'm1', generation: 1 },

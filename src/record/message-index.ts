@@ -108,10 +108,10 @@ type MarkedRecord = Pick<MessageRecord, 'seq' | 'user_turn' | 'item_id' | 'threa
  * Never stored: a later rewrite can change it, so it is recomputed wherever it is needed.
  *
  * Marks other than `generation_restore` act only on records of the live generation (a mark read
- * from one generation never aliases onto another's ordinals or ids, weak spot 10), the
+ * from one generation never aliases onto another's ordinals or ids), the
  * thread-scoped kinds only within their thread and within their `upto`. Records of any other
  * generation are inactive: the index keeps an older generation's records only when a rewrite
- * abandoned them (weak spot 9). Nothing is ever re-activated by a later mark.
+ * abandoned them. Nothing is ever re-activated by a later mark.
  * Example: deriveActive([{seq:1},{seq:2},{seq:3}], [{kind:'seq_cut',cut_after_seq:2,at_ms:0}]) → [true,true,false]
  */
 export function deriveActive(records: readonly MarkedRecord[], marks: readonly SupersessionMark[]): boolean[] {

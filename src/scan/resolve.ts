@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { AgentReader, DiscoveredSession } from '../agents/types.js';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import { lookupCachedId, type CacheLookupOptions } from './cache-lookup.js';
 import { ScanError } from './errors.js';
 import { discoverAll, type AgentHomes } from './scan.js';

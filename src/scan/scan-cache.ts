@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { type DiscoveredSession, type FileProblem, problemKinds } from '../agents/types.js';
-import { errorMessage, isNotFound } from '../fs/stat.js';
+import { errorMessage, isNotFound } from '../fs/errors.js';
 import { agentIds } from '../record/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { usageBucketsSchema } from '../usage/buckets.js';

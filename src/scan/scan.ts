@@ -2,7 +2,8 @@
 // its files are unchanged) and report what could not be read.
 import type { AgentHomes, AgentReader, DiscoveredSession, FileProblem } from '../agents/types.js';
 import type { AgentId } from '../record/types.js';
-import { errorMessage, linkOnPath } from '../fs/stat.js';
+import { linkOnPath } from '../fs/stat.js';
+import { errorMessage } from '../fs/errors.js';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
 import { type SessionSummary, summariseSession } from './summarise.js';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { dayMs } from '../fs/clock.js';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import type { AgentId } from '../record/types.js';
 import type { Manifest } from './manifest.js';
 import type { AgentCoverage, Coverage } from './response.js';

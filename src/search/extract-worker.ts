@@ -3,7 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import { readerFor } from '../agents/registry.js';
 import type { DiscoveredSession } from '../agents/types.js';
-import { errorMessage } from '../fs/stat.js';
+import { errorMessage } from '../fs/errors.js';
 import type { MessageResume } from '../record/message-index.js';
 
 export interface ExtractRequest {

@@ -96,7 +96,7 @@ function isLowSurrogate(c: number): boolean {
 /**
  * Whether a folded match at [start, end) of the view covers whole original code points and is not
  * followed by a combining mark: `cafe` does not match `café` in either spelling, as with NFC plus
- * case folding (weak spot 27), while `café` matches both spellings.
+ * case folding, while `café` matches both spellings.
  */
 export function acceptMatch(v: FoldedView, start: number, end: number): boolean {
   const t = v.text;

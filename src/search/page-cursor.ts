@@ -1,6 +1,6 @@
 // Continuation cursors: opaque, pinned to the query and the manifest snapshot they were minted
 // against (seed 000 "Snapshot-bound pagination"), and carrying the scan position so the next page
-// resumes the scan instead of re-matching every session before it (weak spot 28).
+// resumes the scan instead of re-matching every session before it.
 import { z } from 'zod';
 import { SearchError } from './errors.js';
 

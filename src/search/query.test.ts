@@ -208,7 +208,7 @@ describe('search', () => {
     expect(seen.sort()).toEqual([sid(1), sid(2), sid(3), sid(4)]);
   });
 
-  it('keeps a page under the response budget, never over it (weak spot 29)', async () => {
+  it('keeps a page under the response budget, never over it', async () => {
     const { run } = await indexed(async (home) => {
       for (let i = 1; i <= 6; i++)
         await writeSession(home, sid(i), [{ role: 'user', text: `sizable ${'z'.repeat(400)}`, ago: minutes(i) }], `-s${i}`);
@@ -220,7 +220,7 @@ describe('search', () => {
     expect(body.cursor).not.toBeNull();
   });
 
-  it('counts coverage over the window only (weak spot 31)', async () => {
+  it('counts coverage over the window only', async () => {
     const { run } = await indexed(async (home) => {
       await writeSession(home, sid(1), [{ role: 'user', text: 'recent', ago: minutes(5) }]);
     });

@@ -1,4 +1,4 @@
-// What a rewritten source keeps (weak spot 9). When a source is rewritten in place (a Codex
+// What a rewritten source keeps. When a source is rewritten in place (a Codex
 // same-thread restore, a document rewritten as it grows), the fresh extraction replaces the live
 // generation; a message the rewrite dropped stays findable, flagged superseded, under the old
 // generation, while a message the rewrite kept appears once (never as a duplicate old copy).

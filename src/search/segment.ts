@@ -4,8 +4,8 @@
 // then its JSON body: a query reads the few filter bytes and opens the body only on a maybe.
 import { sha256Hex } from '../fs/hash.js';
 import { z } from 'zod';
-import { asObject, num, str } from '../json/narrow.js';
-import { locatorKinds, messageRoles, type Locator, type MessageRecord, type SupersessionMark } from '../record/message-index.js';
+import { asObject } from '../json/narrow.js';
+import { messageRoles, type Locator, type MessageRecord, type SupersessionMark } from '../record/message-index.js';
 import { agentIds, type AgentId } from '../record/types.js';
 
 export const segmentFormat = 1;
@@ -19,7 +19,7 @@ export interface Segment {
   marks_mode: 'append' | 'replace';
 }
 
-/** The full SHA-256 of the body names the file (weak spot 21: no truncated hash). */
+/** The full SHA-256 of the body names the file (never a truncated hash: two bodies must never share a name). */
 export function segmentName(body: string): string {
   return `${sha256Hex(body)}.seg`;
 }
@@ -75,24 +75,47 @@ export function serialiseSegment(s: Segment): string {
   });
 }
 
-function narrowLocator(v: unknown): Locator | undefined {
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const optional = <T>(v: unknown, is: (x: unknown) => x is T): boolean => v === undefined || is(v);
+const isTrue = (v: unknown): v is true => v === true;
+
+/** Every field a locator of its kind has, of its type (read by hand: records are many and hot at query time). */
+function isLocator(v: unknown): v is Locator {
   const o = asObject(v);
-  const kind = str(o, 'kind');
-  if (o === undefined || kind === undefined || !(locatorKinds as readonly string[]).includes(kind)) return undefined;
-  // Locators are written only by extractors through this module's serialiser; their shape is checked
-  // by kind, the fields pass through as stored.
-  return o as unknown as Locator;
+  switch (o?.kind) {
+    case 'native_message_id':
+      return isStr(o.message_id);
+    case 'native_event':
+      return isNum(o.line_no) && isStr(o.content_hash16);
+    case 'native_sidecar_span':
+      return isStr(o.file) && isNum(o.offset) && isNum(o.len) && isStr(o.content_hash16);
+    case 'external_record_id':
+      return isStr(o.record_id) && optional(o.file, isStr);
+    case 'external_line':
+      return isNum(o.line_offset) && isStr(o.content_hash16) && optional(o.file, isStr);
+    default:
+      return false;
+  }
 }
 
-function narrowRecord(v: unknown): MessageRecord | undefined {
+/** Every field of a message record, of its type, the optional ones absent or well-formed. */
+function isMessageRecord(v: unknown): v is MessageRecord {
   const o = asObject(v);
-  const role = str(o, 'role');
-  const ts = num(o, 'ts_ms');
-  const text = str(o, 'text');
-  const locator = narrowLocator(o?.locator);
-  if (o === undefined || role === undefined || !(messageRoles as readonly string[]).includes(role)) return undefined;
-  if (ts === undefined || text === undefined || locator === undefined) return undefined;
-  return o as unknown as MessageRecord;
+  return (
+    o !== undefined &&
+    (messageRoles as readonly unknown[]).includes(o.role) &&
+    isNum(o.ts_ms) &&
+    isStr(o.text) &&
+    isLocator(o.locator) &&
+    optional(o.truncated, isTrue) &&
+    optional(o.seq, isNum) &&
+    optional(o.user_turn, isNum) &&
+    optional(o.item_id, isStr) &&
+    optional(o.thread, isStr) &&
+    optional(o.subagent, isTrue) &&
+    optional(o.generation, isNum)
+  );
 }
 
 const markBase = { at_ms: z.number().finite() };
@@ -142,12 +165,11 @@ export function parseSegment(name: string, file: Buffer): Segment | null {
   const header = headerSchema.safeParse(json);
   if (!header.success) return null;
   const { agent, session_id: sessionId, marks_mode: mode, marks } = header.data;
-  // Records are many and hot at query time: each is checked by hand for the fields a match reads.
+  // Records are many and hot at query time: each is checked by hand, field by field, not by a schema.
   const records: MessageRecord[] = [];
   for (const r of header.data.records) {
-    const rec = narrowRecord(r);
-    if (rec === undefined) return null;
-    records.push(rec);
+    if (!isMessageRecord(r)) return null;
+    records.push(r);
   }
   return { agent, session_id: sessionId, records, marks, marks_mode: mode };
 }

@@ -1,7 +1,7 @@
 // Turning extracted records into stored segments: serialise, name by content, build the n-gram
 // filter, write both; and reading a shard's segments back when a merge or a rewrite needs them.
 import { readFile } from 'node:fs/promises';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import type { MessageRecord, SupersessionMark } from '../record/message-index.js';
 import type { AgentId } from '../record/types.js';
 import { fold } from './fold.js';

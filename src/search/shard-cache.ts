@@ -3,7 +3,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { readExactSync } from '../fs/read-exact.js';
 import { readFile } from 'node:fs/promises';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import { deriveActive, type MessageRecord } from '../record/message-index.js';
 import { fold, type FoldedView } from './fold.js';
 import { ByteLru } from './lru.js';

@@ -17,7 +17,7 @@ const continuation = (b: number | undefined): boolean => b !== undefined && (b &
 
 /**
  * Cuts the snippet around `anchor` (a byte offset). Both ends move backward to a code-point
- * boundary, so a snippet is never longer than 280 bytes (weak spot 26); near the text's end the
+ * boundary, so a snippet is never longer than 280 bytes; near the text's end the
  * window slides back to use the whole budget. Ranges are clipped to the snippet.
  * Example: makeSnippet('x'.repeat(500), 300, [[300, 305]]) → offset 180, 280 bytes, ranges [[300, 305]].
  */

@@ -64,4 +64,32 @@ describe('segment headers', () => {
       expect(parseSegment(f.name, f.buf), bad).toBeNull();
     }
   });
+
+  it('reads well-formed records, and refuses a record with any field of the wrong type, optional ones included', () => {
+    const withRecords = (records: unknown[]): string =>
+      JSON.stringify({ format: 1, agent: 'claude_code', session_id: 's1', marks_mode: 'append', marks: [], records });
+    const record = {
+      role: 'user',
+      ts_ms: 1,
+      text: 'hi',
+      locator: { kind: 'external_line', line_offset: 0, content_hash16: 'a'.repeat(16) },
+    };
+    const good = file(
+      withRecords([record, { ...record, seq: 2, thread: 't', subagent: true, locator: { kind: 'external_record_id', record_id: 'r' } }]),
+    );
+    expect(parseSegment(good.name, good.buf)?.records).toHaveLength(2);
+    for (const bad of [
+      { ...record, seq: '2' },
+      { ...record, subagent: 'yes' },
+      { ...record, item_id: 7 },
+      { ...record, generation: null },
+      { ...record, locator: { kind: 'external_line', line_offset: 0 } },
+      { ...record, locator: { kind: 'external_record_id', record_id: 'r', file: 3 } },
+      { ...record, locator: { kind: 'native_sidecar_span', file: 'f', offset: 0, content_hash16: 'x' } },
+      { ...record, role: 'tool' },
+    ]) {
+      const f = file(withRecords([record, bad]));
+      expect(parseSegment(f.name, f.buf), JSON.stringify(bad)).toBeNull();
+    }
+  });
 });

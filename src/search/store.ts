@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync } from '../fs/atomic-write.js';
-import { errorCode, isNotFound } from '../fs/stat.js';
+import { errorCode, isNotFound } from '../fs/errors.js';
 import { emptyManifest, indexFormat, parseManifest, serialiseManifest, type Manifest, type ManifestRead } from './manifest.js';
 import { SearchError } from './errors.js';
 import { z } from 'zod';
@@ -85,7 +85,7 @@ export function rememberManifest(root: string, stamp: string | null, m: Manifest
 /**
  * Opens the manifest for writing (under the writer lock). A corrupt manifest is moved to
  * `quarantine/manifest.corrupt-<ms>` and replaced by an empty one with a new epoch; its revision
- * count continues where the corrupt file still shows one (weak spot 18).
+ * count continues where the corrupt file still shows one, so the revision never runs backwards.
  */
 export async function openManifestForWrite(
   root: string,

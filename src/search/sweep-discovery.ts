@@ -3,7 +3,7 @@
 // only theirs may be flagged gone. An agent home that cannot be read is a reported problem.
 import { realpath } from 'node:fs/promises';
 import type { AgentReader, DiscoveredSession, MessageExtractor } from '../agents/types.js';
-import { errorMessage, isNotFound } from '../fs/stat.js';
+import { errorMessage, isNotFound } from '../fs/errors.js';
 import type { AgentId } from '../record/types.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { entryKey } from './manifest.js';

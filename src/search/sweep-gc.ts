@@ -1,7 +1,7 @@
 // The sweep's closing passes: flag the sessions whose files are gone, expire what left the window
 // (entries and tombstones), and delete generation files no entry refers to any more.
 import { statSync } from 'node:fs';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import type { AgentId } from '../record/types.js';
 import type { ManifestEntry } from './manifest.js';
 import type { ManifestWriter } from './manifest-writer.js';

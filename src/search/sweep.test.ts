@@ -86,7 +86,7 @@ describe('sweep', () => {
     expect((await find(root, 'half written')).sessions).toHaveLength(1);
   });
 
-  it('keeps what a rewrite dropped as superseded, and what it kept once (weak spot 9)', async () => {
+  it('keeps what a rewrite dropped as superseded, and what it kept once', async () => {
     const home = await tempDir();
     const said = [
       { role: 'user' as const, text: 'keep this question', ago: minutes(9) },
@@ -173,7 +173,7 @@ describe('sweep', () => {
     expect((await sweep({ root, agents: claudeAgents(home), now: clock })).expired).toBe(0);
   });
 
-  it('remembers a session with nothing to index instead of re-reading it every sweep (weak spot 11)', async () => {
+  it('remembers a session with nothing to index instead of re-reading it every sweep', async () => {
     const home = await tempDir();
     const path = sessionPath(home, sid(1));
     await mkdir(join(claudeHome(home), 'projects', '-work-demo'), { recursive: true });

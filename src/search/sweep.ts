@@ -2,7 +2,7 @@
 // extracts messages (vendor homes, then kept copies), plan each from its cursors (skip what is
 // unchanged, resume what grew, re-extract what was rewritten), write and publish in batches, then
 // flag sources gone and expire what left the window.
-import { errorMessage } from '../fs/stat.js';
+import { errorMessage } from '../fs/errors.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { defaultWindowDays, snapshotId } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';

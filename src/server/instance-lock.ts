@@ -1,10 +1,11 @@
 // One `serve` per AGENTLOG_HOME: the process holds the codebase's cross-process lock for its whole
 // life (a dead holder's lock is broken by the next start) and says where it serves in serve.json,
 // so a second start can name the process that already serves.
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AgentlogError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import { withLock } from '../fs/lock.js';
 
 const infoSchema = z.object({ pid: z.number(), url: z.string(), started_at: z.string() });
@@ -23,7 +24,7 @@ async function readInfo(stateRoot: string): Promise<ServeInfo | null> {
 
 /** Records where this process serves (read by a second start's message). */
 export async function announce(stateRoot: string, info: ServeInfo): Promise<void> {
-  await writeFile(join(stateRoot, infoName), `${JSON.stringify(info)}\n`, { mode: 0o600 });
+  await writeFileAtomic(join(stateRoot, infoName), `${JSON.stringify(info)}\n`, { mode: 0o600 });
 }
 
 /**

@@ -1,8 +1,9 @@
 // The login token: 32 random bytes, base64url, in <AGENTLOG_HOME>/serve.token (0600), created on
 // first start and kept across restarts so a bookmarked login link keeps working.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, mkdir, open, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 
 export const tokenFileName = 'serve.token';
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
@@ -26,20 +27,9 @@ export async function loadOrCreateToken(stateRoot: string): Promise<string> {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     const token = randomBytes(32).toString('base64url');
-    try {
-      // `wx`: two servers starting at once never both write; the loser reads the winner's token.
-      const handle = await open(path, attempt === 0 ? 'wx' : 'w', 0o600);
-      try {
-        await handle.writeFile(`${token}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await chmod(path, 0o600);
-      return token;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    // Only if absent at first: two servers starting at once never both write; the loser reads the
+    // winner's token. A later attempt replaces an unusable file whole.
+    if (await writeFileAtomic(path, `${token}\n`, { mode: 0o600, onlyIfAbsent: attempt === 0 })) return token;
   }
   throw new Error(`could not create ${path}`);
 }

@@ -3,7 +3,7 @@
 // `--continue` (research §1.7, with epoch-ms ordering instead of local date strings, §9 item 4).
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import { parseLocalDateTime } from './clock.js';
 import { SessionLogError } from './errors.js';
 import { readMeta, subAgentRoles, type SessionMeta } from './meta.js';

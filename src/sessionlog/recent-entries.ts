@@ -2,7 +2,7 @@
 // blocks, so a tail of a multi-hundred-MB log costs a few blocks, not the file (research §9 item 8).
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import { parseObjectLine } from '../json/narrow.js';
 import { toLogEvent, type LogEvent } from './log-event.js';
 import { files } from './paths.js';

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { forEachLine } from '../fs/read-lines.js';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import { arr, asObject, bool, num, obj, parseObjectLine, str } from '../json/narrow.js';
 import { SessionLogError } from './errors.js';
 import type { LineProblem } from './line-problem.js';

@@ -3,7 +3,7 @@
 // continues across reopenings) and the running statistics for `session_summary.json`.
 import { join } from 'node:path';
 import { forEachJsonObject } from '../fs/read-jsonl.js';
-import { isNotFound } from '../fs/stat.js';
+import { isNotFound } from '../fs/errors.js';
 import { num, obj, str } from '../json/narrow.js';
 import { toLogEvent } from './log-event.js';
 import { files } from './paths.js';

@@ -32,6 +32,12 @@ describe('the package main export', () => {
       'crushReader',
       'gooseReader',
       'cursorReader',
+      'clineReader',
+      'rooCodeReader',
+      'qwenReader',
+      'copilotReader',
+      'droidReader',
+      'aiderReader',
       'agentIds',
       'finaliseRecord',
       'serialiseRecord',
@@ -46,6 +52,9 @@ describe('the package main export', () => {
     ])
       expect(keys, name).toContain(name);
     expect([...ids].sort()).toEqual([...agentIds].sort());
+    // Every registered reader is also exported by its own name.
+    const named = keys.filter((k) => /Reader$/.test(k));
+    expect(named).toHaveLength(ids.length);
   });
 
   it('ships dist/index.js in the packed tarball', async () => {

@@ -6,7 +6,8 @@ import { closeSync, statSync } from 'node:fs';
 import { readExactSync } from '../../fs/read-exact.js';
 import { basename, dirname, join } from 'node:path';
 import { openRegularSync } from '../../fs/read-open.js';
-import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, SessionFile } from '../types.js';
 import { findRuns, runHeader, type RunStart } from './history-file.js';
 

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readdir, lstat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { readRegularFile } from '../../fs/read-open.js';
-import { isNotFound } from '../../fs/stat.js';
+import { isNotFound } from '../../fs/errors.js';
 import { asObject, str, type JsonObject } from '../../json/narrow.js';
 import type { CustodyHooks, DiscoveredSession, Sidechain, TreeEntry } from '../types.js';
 import { agentIdOfTranscript, childPath, jsonlExt, metaExt, projectsDirName } from './layout.js';

@@ -14,7 +14,8 @@
 // kernel; a keep of an unchanged home is mostly this walk.
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import {
   agentIdOfMeta,

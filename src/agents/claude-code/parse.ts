@@ -2,7 +2,8 @@
 // into the record, streaming every transcript line by line.
 import { forEachJsonObject } from '../../fs/read-jsonl.js';
 import { readRegularFile } from '../../fs/read-open.js';
-import { errorMessage, statFile } from '../../fs/stat.js';
+import { statFile } from '../../fs/stat.js';
+import { errorMessage } from '../../fs/errors.js';
 import { isObject, text, type JsonObject } from '../../json/narrow.js';
 import { newRecord, noteTime } from '../../record/draft.js';
 import type { DiscoveredSession, FileProblem, LineTally, ParseContext, ParsedSession } from '../types.js';

@@ -5,7 +5,7 @@
 // messages. Claude Code has no rollback, and compaction is not supersession: no marks, ever.
 import { relative } from 'node:path';
 import { forEachWantedLine } from '../../fs/read-raw-lines.js';
-import { isNotFound } from '../../fs/stat.js';
+import { isNotFound } from '../../fs/errors.js';
 import { asArray, isObject, obj, parseObjectLine, str, text, type JsonObject } from '../../json/narrow.js';
 import { capText, type ConsumedFile, type MessageExtract, type MessageRecord, type MessageResume } from '../../record/message-index.js';
 import type { DiscoveredSession, MessageExtractor } from '../types.js';

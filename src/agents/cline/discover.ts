@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { asObject, str } from '../../json/narrow.js';
-import { errorMessage } from '../../fs/stat.js';
+import { errorMessage } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
 import { homeOfTask, listTaskIds, readDocument, taskFileNames, taskFiles } from './task-files.js';
 import type { ClineAgentId, ClineVariant } from './variant.js';

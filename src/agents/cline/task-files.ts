@@ -3,7 +3,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readRegularFileSync } from '../../fs/read-open.js';
-import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
 
 export const taskFileNames = {

@@ -1,7 +1,7 @@
 // Reads one Codex session (its rollout and its spawned agents' rollouts) into the record.
 import type { DiscoveredSession, FileProblem, ParseContext, ParsedSession } from '../types.js';
 import { newRecord } from '../../record/draft.js';
-import { errorMessage } from '../../fs/stat.js';
+import { errorMessage } from '../../fs/errors.js';
 import { readRollout } from './read-rollout.js';
 import { nestSpawned } from './spawned-agents.js';
 import type { DetailNeeds, RolloutThread } from './thread-builder.js';

@@ -11,7 +11,7 @@
 // first twin shows, so item-lane users wait in the carry until the model answers or a twin appears.
 import { relative } from 'node:path';
 import { forEachWantedLine } from '../../fs/read-raw-lines.js';
-import { isNotFound } from '../../fs/stat.js';
+import { isNotFound } from '../../fs/errors.js';
 import { asArray, isObject, num, obj, parseObjectLine, str, text, type JsonObject } from '../../json/narrow.js';
 import {
   capText,

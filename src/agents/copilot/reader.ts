@@ -1,6 +1,6 @@
 // The GitHub Copilot CLI reader: one session is one `events.jsonl` (in its session folder, or an
 // older loose `<id>.jsonl`); sub-agents' events are nested in the calls that launched them.
-import { errorMessage } from '../../fs/stat.js';
+import { errorMessage } from '../../fs/errors.js';
 import type { AgentReader, ParsedSession } from '../types.js';
 import { claimCopilot, copilotTree, discoverCopilot } from './discover.js';
 import { copilotEntryView } from './entry-view.js';

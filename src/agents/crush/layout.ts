@@ -4,7 +4,7 @@
 // `crush.db` (internal/projects/projects.go, since v0.25.0; earlier versions kept no list).
 import { join, resolve } from 'node:path';
 import { readRegularFile } from '../../fs/read-open.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { arr, asObject, text } from '../../json/narrow.js';
 import type { FileProblem, HomeLookup } from '../types.js';
 

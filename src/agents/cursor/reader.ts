@@ -4,7 +4,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { readFirstLine } from '../../fs/read-lines.js';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import { statFile } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { parseObjectLine } from '../../json/narrow.js';
 import { clipMessage } from '../../record/clip.js';
 import { newRecord } from '../../record/draft.js';

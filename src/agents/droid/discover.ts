@@ -5,7 +5,8 @@
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { readFirstLineSync } from '../../fs/read-lines.js';
-import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { parseObjectLine } from '../../json/narrow.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile, TreeEntry } from '../types.js';
 import { startOf, type DroidStart } from './line.js';

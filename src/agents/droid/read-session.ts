@@ -2,7 +2,7 @@
 // settings file. Bad lines are counted; a torn final line (Droid still appending) is neither.
 import { statSync } from 'node:fs';
 import { readRegularFileSync } from '../../fs/read-open.js';
-import { isNotFound } from '../../fs/stat.js';
+import { isNotFound } from '../../fs/errors.js';
 import { asObject, num, str, type JsonObject } from '../../json/narrow.js';
 import { emptyTotals, type Totals } from '../../record/types.js';
 import { skimJsonl } from '../skim-jsonl.js';

@@ -1,6 +1,6 @@
 // The Factory Droid reader: one session is a JSONL file with a sibling settings file, its
 // sub-agents' sessions nested in the calls that launched them.
-import { errorMessage } from '../../fs/stat.js';
+import { errorMessage } from '../../fs/errors.js';
 import type { AgentReader, ParsedSession } from '../types.js';
 import { claimDroid, discoverDroid, droidTree } from './discover.js';
 import { droidEntryView } from './entry-view.js';

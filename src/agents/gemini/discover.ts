@@ -7,7 +7,8 @@ import { basename, dirname, join } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import { readFirstLineSync } from '../../fs/read-lines.js';
 import { openRegularSync } from '../../fs/read-open.js';
-import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
 import { isJsonl } from './load.js';
 

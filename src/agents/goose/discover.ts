@@ -3,7 +3,8 @@
 // files). A database that cannot be read is reported and the legacy files are still listed.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import { statFile } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { text, type JsonObject } from '../../json/narrow.js';
 import { databaseFiles, databaseProblem, rowLocator } from '../sqlite-store.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';

@@ -6,7 +6,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import { readFirstLine } from '../../fs/read-lines.js';
-import { isNotFound } from '../../fs/stat.js';
+import { isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, SessionFile, TreeEntry } from '../types.js';
 import { toLogRow } from './log-row.js';
 import { metaFile } from './meta.js';

@@ -4,7 +4,7 @@ import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { newRecord, newSubagent } from '../../record/draft.js';
 import type { Detail, SessionRecord, Subagent } from '../../record/types.js';
-import { errorMessage } from '../../fs/stat.js';
+import { errorMessage } from '../../fs/errors.js';
 import type { FileProblem } from '../types.js';
 import { SessionBuilder } from './build-session.js';
 import { IntendantError } from './errors.js';

@@ -4,7 +4,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { num, parseObjectLine, str, text } from '../../json/narrow.js';
 import type { FileProblem } from '../types.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { linesContaining } from './grep-lines.js';
 import { type LogRow, toLogRow } from './log-row.js';
 import { nestsAsSubagent } from './vocabulary.js';

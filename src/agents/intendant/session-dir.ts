@@ -8,7 +8,7 @@ import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { clip, omittedLine, type ClipRule } from '../../record/clip.js';
 import { clipsWantWholeText } from '../../record/spill-scope.js';
-import { errorCode, errorMessage } from '../../fs/stat.js';
+import { errorCode, errorMessage } from '../../fs/errors.js';
 
 /** A span larger than this is read head and tail only even under sync (its middle is never kept). */
 const wholeSpanMaxBytes = 64 * 1024 * 1024;

@@ -2,7 +2,7 @@
 // each session a folder with `agents/main/wire.jsonl`. Cheap: paths, sizes and mtimes only.
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import type { KimiBounds } from './bounds.js';
 import { statFileSync, subdirsSync } from './file-stat.js';

@@ -1,7 +1,7 @@
 // Synchronous file facts: a session folder needs a handful of stats and a readdir, and each one
 // through the thread pool cost more than the call itself (parsing runs in worker threads).
 import { readdirSync } from 'node:fs';
-import { isNotFound } from '../../fs/stat.js';
+import { isNotFound } from '../../fs/errors.js';
 
 export { statFileSync } from '../../fs/stat.js';
 

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve, sep } from 'node:path';
 import { forEachJsonObject } from '../../fs/read-jsonl.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { bool, text } from '../../json/narrow.js';
 import type { FileProblem } from '../types.js';
 import { sessionDirPattern } from './layout.js';

@@ -3,7 +3,7 @@
 // and left out whole; what fits is folded into a WireLog per agent.
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem } from '../types.js';
 import type { KimiBounds } from './bounds.js';
 import { agentDirsSync } from './discover.js';

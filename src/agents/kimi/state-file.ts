@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { readRegularFileSync } from '../../fs/read-open.js';
 import { asObject, obj, str, text, type JsonObject } from '../../json/narrow.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem } from '../types.js';
 
 export interface KimiAgentMeta {

@@ -3,7 +3,8 @@
 // in v1.2, leaving the JSON files behind). Child sessions nest in their parent and are not listed.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, isNotFound, statFile } from '../../fs/stat.js';
+import { statFile } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import { scanJsonTree, type TreeSession } from './json-tree.js';
 import { databaseLocator } from './locator.js';

@@ -5,7 +5,7 @@ import { closeSync } from 'node:fs';
 import { readBytesSync } from '../../fs/read-exact.js';
 import { openRegularSync } from '../../fs/read-open.js';
 import { asObject, type JsonObject } from '../../json/narrow.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
 
 /** Session and message files are a few KiB; parts hold tool output, which OpenCode truncates. */

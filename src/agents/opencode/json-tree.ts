@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { str, text, type JsonObject } from '../../json/narrow.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
 import { maxPartFileBytes, maxSessionFileBytes, readJsonFileSync } from './json-file.js';
 import { sessionFromJson, sortMessages, type OcMessage, type OcSession, type OcSessionData, type OcTree } from './model.js';

@@ -4,7 +4,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { asObject, type JsonObject } from '../../json/narrow.js';
 import { openRegular } from '../../fs/read-open.js';
-import { errorCode, errorMessage } from '../../fs/stat.js';
+import { errorCode, errorMessage } from '../../fs/errors.js';
 import type { FileProblem } from '../types.js';
 import { sessionFromRow, type OcSession } from './model.js';
 import type { OcRows } from './rows.js';

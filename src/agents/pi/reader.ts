@@ -1,6 +1,6 @@
 // The Pi reader: one session is one JSONL file; the record follows the active branch of its tree.
 import { relative } from 'node:path';
-import { errorMessage } from '../../fs/stat.js';
+import { errorMessage } from '../../fs/errors.js';
 import type { Detail } from '../../record/types.js';
 import type { AgentReader, DiscoveredSession, ParsedSession } from '../types.js';
 import { defaultPiBounds, type PiBounds } from './bounds.js';

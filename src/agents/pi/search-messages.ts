@@ -18,7 +18,7 @@ export const piMessagesVersion = 2;
 function prose(e: PiEntry): { role: 'user' | 'assistant'; text: string } | undefined {
   if (e.body.type === 'user') return { role: 'user', text: e.body.text };
   if (e.body.type === 'bash') return { role: 'user', text: bashTurnText(e.body.command) };
-  // Text parts are joined with a newline, as every other agent's are (weak spot 15).
+  // Text parts are joined with a newline, as every other agent's are, so one text reads the same in the index whichever agent wrote it.
   if (e.body.type === 'assistant')
     return {
       role: 'assistant',

@@ -3,7 +3,8 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { forEachLineSync, readFirstLineSync } from '../../fs/read-lines.js';
-import { errorMessage, isNotFound, statFileSync } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { parseObjectLine, text } from '../../json/narrow.js';
 import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
 import { isQwenLine } from './chat-record.js';

@@ -1,6 +1,6 @@
 // The Qwen Code reader: one session is one append-only JSONL file; the record follows its active branch.
 import { relative } from 'node:path';
-import { errorMessage } from '../../fs/stat.js';
+import { errorMessage } from '../../fs/errors.js';
 import type { AgentReader, ParsedSession } from '../types.js';
 import { claimQwen, discoverQwen } from './discover.js';
 import { qwenEntryView } from './entry-view.js';

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../fs/atomic-write.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { detailLevels, type Detail } from '../../record/types.js';
 import { SyncError } from './errors.js';
 import { normalisePath } from './opt-in.js';

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../fs/atomic-write.js';
-import { errorMessage, isNotFound } from '../../fs/stat.js';
+import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { SyncError } from '../allow/errors.js';
 
 const loginSchema = z.object({ version: z.literal(1), hub: z.url(), token: z.string().min(1).max(200) }).strict();
