@@ -48,8 +48,16 @@ import { redactText } from './redact.js';
 import { HubQueryError } from './sql-driver.js';
 import type { HubStore, NoteRow } from './store.js';
 
+/** The largest session record (a source's body) the hub files; past it, a 413. */
 export const hubBodyLimit = 1024 * 1024;
 export const noteBodyLimit = 64 * 1024;
+/**
+ * What an upload may carry: its record travels as a JSON string inside the request, and escaping
+ * at most doubles JSON text (a quote, a backslash or a newline between tokens becomes two bytes;
+ * every other character is kept or was escaped already), so any record within `hubBodyLimit` fits,
+ * with the envelope's few fields beside it. The record itself is measured once parsed.
+ */
+export const uploadRequestLimit = 2 * hubBodyLimit + 64 * 1024;
 
 export interface HubAppOptions {
   store: HubStore;
@@ -129,9 +137,14 @@ export function createHubApp(opts: HubAppOptions): Hono<HubEnv> {
   app.notFound((c) => c.json(errorBody('not_found', 'no such route'), 404));
   app.use('*', securityHeaders());
   app.use('*', sameOriginWrites());
-  app.use('/v1/notes', limit(noteBodyLimit, 'notes'));
-  app.use('/v1/notes/*', limit(noteBodyLimit, 'notes'));
-  app.use('*', limit(hubBodyLimit, 'request bodies'));
+  const noteLimit = limit(noteBodyLimit, 'notes');
+  const uploadLimit = limit(uploadRequestLimit, 'uploads');
+  const requestLimit = limit(hubBodyLimit, 'request bodies');
+  app.use('*', (c, next) => {
+    const path = c.req.path;
+    if (path === '/v1/notes' || path.startsWith('/v1/notes/')) return noteLimit(c, next);
+    return (path === '/v1/sources' ? uploadLimit : requestLimit)(c, next);
+  });
 
   app.get('/v1/health', (c) => c.json({ ok: true, version: opts.version, store: store.dialect } satisfies HubHealthBody));
 
@@ -163,6 +176,8 @@ export function createHubApp(opts: HubAppOptions): Hono<HubEnv> {
 
   app.post('/v1/sources', async (c) => {
     const upload = check(sourceBody, await jsonOf(c), 'body');
+    if (Buffer.byteLength(upload.body, 'utf8') > hubBodyLimit)
+      throw new HttpError(413, 'body_too_large', `session records are limited to ${hubBodyLimit / 1024} KiB`);
     const input = prepareSource(upload);
     const stamp = clock.now();
     const { row, created } = await store.ingestSource(c.get('who'), input, nextId(stamp), new Date(stamp).toISOString());
