@@ -3,7 +3,7 @@
 // security headers, error boundary and validation); no environment is read here: the store, the
 // clock and the web root come in as options, so tests drive it through `app.request()`.
 import { existsSync } from 'node:fs';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { monotonicFactory } from 'ulid';
 import type { Clock } from '../fs/clock.js';
@@ -20,7 +20,6 @@ import type {
   SearchBody,
   SessionBody,
   SourceBody,
-  SourcesBody,
 } from './api-types.js';
 import {
   clearSessionCookie,
@@ -49,8 +48,16 @@ import { redactText } from './redact.js';
 import { HubQueryError } from './sql-driver.js';
 import type { HubStore, NoteRow } from './store.js';
 
+/** The largest session record (a source's body) the hub files; past it, a 413. */
 export const hubBodyLimit = 1024 * 1024;
 export const noteBodyLimit = 64 * 1024;
+/**
+ * What an upload may carry: its record travels as a JSON string inside the request, and escaping
+ * at most doubles JSON text (a quote, a backslash or a newline between tokens becomes two bytes;
+ * every other character is kept or was escaped already), so any record within `hubBodyLimit` fits,
+ * with the envelope's few fields beside it. The record itself is measured once parsed.
+ */
+export const uploadRequestLimit = 2 * hubBodyLimit + 64 * 1024;
 
 export interface HubAppOptions {
   store: HubStore;
@@ -66,13 +73,28 @@ export interface HubAppOptions {
 
 const notFound = (what: string) => new HttpError(404, 'not_found', `no such ${what}`);
 
-function limit(bytes: number, what: string) {
-  return bodyLimit({
+const bodiless = new Set(['GET', 'HEAD']);
+
+/**
+ * 413 past `bytes`. A GET carries no body, and a declared Content-Length is the size Node's parser
+ * holds the body to: both pass without touching `c.req.raw.body`, which on the Node adapter builds a
+ * whole web Request per request (a tenth of a listing's cost). A chunked body is counted as it streams.
+ */
+function limit(bytes: number, what: string): MiddlewareHandler {
+  const tooLarge = () => new HttpError(413, 'body_too_large', `${what} are limited to ${bytes / 1024} KiB`);
+  const streamed = bodyLimit({
     maxSize: bytes,
     onError: () => {
-      throw new HttpError(413, 'body_too_large', `${what} are limited to ${bytes / 1024} KiB`);
+      throw tooLarge();
     },
   });
+  return async (c, next) => {
+    if (bodiless.has(c.req.method)) return next();
+    const declared = c.req.header('content-length');
+    if (declared === undefined || c.req.header('transfer-encoding') !== undefined) return streamed(c, next);
+    if (!/^\d+$/.test(declared) || Number(declared) > bytes) throw tooLarge();
+    return next();
+  };
 }
 
 async function jsonOf(c: Context): Promise<unknown> {
@@ -115,9 +137,14 @@ export function createHubApp(opts: HubAppOptions): Hono<HubEnv> {
   app.notFound((c) => c.json(errorBody('not_found', 'no such route'), 404));
   app.use('*', securityHeaders());
   app.use('*', sameOriginWrites());
-  app.use('/v1/notes', limit(noteBodyLimit, 'notes'));
-  app.use('/v1/notes/*', limit(noteBodyLimit, 'notes'));
-  app.use('*', limit(hubBodyLimit, 'request bodies'));
+  const noteLimit = limit(noteBodyLimit, 'notes');
+  const uploadLimit = limit(uploadRequestLimit, 'uploads');
+  const requestLimit = limit(hubBodyLimit, 'request bodies');
+  app.use('*', (c, next) => {
+    const path = c.req.path;
+    if (path === '/v1/notes' || path.startsWith('/v1/notes/')) return noteLimit(c, next);
+    return (path === '/v1/sources' ? uploadLimit : requestLimit)(c, next);
+  });
 
   app.get('/v1/health', (c) => c.json({ ok: true, version: opts.version, store: store.dialect } satisfies HubHealthBody));
 
@@ -136,8 +163,10 @@ export function createHubApp(opts: HubAppOptions): Hono<HubEnv> {
 
   app.use('/v1/*', requirePrincipal(store));
   app.use('/v1/*', async (c, next) => {
-    await next();
+    // Set before the route answers: a header added to a finished response makes the Node adapter
+    // rebuild it as a web Response and stream its body, instead of writing the string at once.
     c.header('Cache-Control', 'no-store');
+    await next();
   });
 
   app.get('/v1/session', (c) => {
@@ -147,6 +176,8 @@ export function createHubApp(opts: HubAppOptions): Hono<HubEnv> {
 
   app.post('/v1/sources', async (c) => {
     const upload = check(sourceBody, await jsonOf(c), 'body');
+    if (Buffer.byteLength(upload.body, 'utf8') > hubBodyLimit)
+      throw new HttpError(413, 'body_too_large', `session records are limited to ${hubBodyLimit / 1024} KiB`);
     const input = prepareSource(upload);
     const stamp = clock.now();
     const { row, created } = await store.ingestSource(c.get('who'), input, nextId(stamp), new Date(stamp).toISOString());
@@ -166,14 +197,16 @@ export function createHubApp(opts: HubAppOptions): Hono<HubEnv> {
       if (id === null) throw new HttpError(400, 'invalid_parameter', 'invalid parameter cursor: not a cursor this hub gave');
       before = id;
     }
-    const page = await store.listSources(c.get('who'), {
+    const page = await store.listSourcesJson(c.get('who'), {
       limit: q.limit,
       ...(q.kind !== undefined ? { kind: q.kind } : {}),
       ...(q.project !== undefined ? { project: q.project } : {}),
       ...(q.agent !== undefined ? { agent: q.agent } : {}),
       ...(before !== undefined ? { before } : {}),
     });
-    return c.json({ ok: true, sources: page.rows, cursor: page.next === null ? null : encodeCursor(page.next) } satisfies SourcesBody);
+    // A `SourcesBody` whose rows the database wrote as JSON: sent as they come, not parsed and written again.
+    const cursor = page.next === null ? null : encodeCursor(page.next);
+    return c.body(`{"ok":true,"sources":${page.json},"cursor":${JSON.stringify(cursor)}}`, 200, { 'Content-Type': 'application/json' });
   });
 
   // Before /v1/sources/:id, which would otherwise take "projects" for an id.

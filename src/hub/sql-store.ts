@@ -22,6 +22,7 @@ import type {
   SourceInput,
   SourceKind,
   SourcePage,
+  SourcePageJson,
   SourceQuery,
   SourceRow,
   SourceWithBody,
@@ -30,6 +31,13 @@ import { noteTitle } from './titles.js';
 
 /** The full-text query of a dialect: scopes and project filter inside, limit last. */
 export type SearchDialect = (scopes: readonly string[], query: SearchQuery) => { sql: string; params: SqlValue[] };
+
+/** What the dialects write differently besides the driver. */
+export interface DialectSql {
+  search: SearchDialect;
+  /** An expression giving the text of one JSON object of these (key, SQL expression) pairs, keys in order. */
+  jsonObject(fields: readonly (readonly [string, string])[]): string;
+}
 
 /** The key a row is filed under: the person's own (`u:`) or the workspace's (`w:`). */
 export function scopeKey(who: Principal, scope: ScopeName): string {
@@ -72,6 +80,22 @@ interface NoteDbRow {
 }
 
 const sourceColumns = 'id, scope_key, kind, path, title, project, agent, session_id, started_at, sha256, bytes, created_at';
+
+/** A listing row as the database renders it in JSON: the same fields, in the same order, as `toSource`. */
+const sourceJsonFields = [
+  ['id', 'id'],
+  ['kind', 'kind'],
+  ['scope', "CASE WHEN substr(scope_key, 1, 2) = 'u:' THEN 'personal' ELSE 'shared' END"],
+  ['path', 'path'],
+  ['title', 'title'],
+  ['project', 'project'],
+  ['agent', 'agent'],
+  ['session_id', 'session_id'],
+  ['started_at', 'started_at'],
+  ['sha256', 'sha256'],
+  ['bytes', 'bytes'],
+  ['created_at', 'created_at'],
+] as const;
 const noteColumns = 'id, scope_key, slug, title, project, body, version, author, created_at, updated_at';
 
 function toSource(r: SourceDbRow): SourceRow {
@@ -106,16 +130,40 @@ function toNote(r: NoteDbRow): NoteRow {
   };
 }
 
+/** The first `limit` rows of two lists each sorted by id descending (ULIDs: text order is time order). */
+function mergeNewestFirst<T extends { id: string }>(a: readonly T[], b: readonly T[], limit: number): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit) {
+    const x = a[i];
+    const y = b[j];
+    if (x === undefined && y === undefined) break;
+    if (y === undefined || (x !== undefined && x.id > y.id)) {
+      out.push(x as T);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
+}
+
 const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 export class SqlStore implements HubStore {
   readonly dialect: SqlDriver['dialect'];
 
+  /** The listing's row expression, written once for the dialect. */
+  private readonly sourceJson: string;
+
   constructor(
     readonly driver: SqlDriver,
-    private readonly search: SearchDialect,
+    private readonly sql: DialectSql,
   ) {
     this.dialect = driver.dialect;
+    this.sourceJson = sql.jsonObject(sourceJsonFields);
   }
 
   migrate(now: string = new Date().toISOString()): Promise<MigrationReport> {
@@ -232,7 +280,7 @@ export class SqlStore implements HubStore {
     return hashes.filter((h) => held.has(h));
   }
 
-  async listSources(who: Principal, q: SourceQuery): Promise<SourcePage> {
+  async listSourcesJson(who: Principal, q: SourceQuery): Promise<SourcePageJson> {
     let filters = '';
     const filterParams: SqlValue[] = [];
     for (const [column, value] of [
@@ -248,16 +296,24 @@ export class SqlStore implements HubStore {
       filters += ' AND id < ?';
       filterParams.push(q.before);
     }
-    // One index range per scope (scope_key, id), each read backwards for at most a page, then
-    // merged: `scope_key IN (…) ORDER BY id` would read and sort every row the asker may see.
-    const one = `SELECT * FROM (SELECT ${sourceColumns} FROM sources WHERE scope_key = ?${filters} ORDER BY id DESC LIMIT ?)`;
-    const [mine, team] = readableScopes(who);
-    const rows = await this.driver.all<SourceDbRow>(
-      `SELECT * FROM (${one} AS mine UNION ALL ${one} AS team) AS page ORDER BY id DESC LIMIT ?`,
-      [mine, ...filterParams, q.limit + 1, team, ...filterParams, q.limit + 1, q.limit + 1],
+    // One index range per scope (scope_key, id), each read backwards for at most a page, merged
+    // here: `scope_key IN (…) ORDER BY id` would read and sort every row the asker may see, and a
+    // UNION ALL of the two ranges made SQLite sort both again in temporary B-trees (twice the cost).
+    const sql = `SELECT id, ${this.sourceJson} AS json FROM sources WHERE scope_key = ?${filters} ORDER BY id DESC LIMIT ?`;
+    const [mine, team] = await Promise.all(
+      readableScopes(who).map((key) => this.driver.all<{ id: string; json: string }>(sql, [key, ...filterParams, q.limit + 1])),
     );
-    const page = rows.slice(0, q.limit).map(toSource);
-    return { rows: page, next: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
+    const rows = mergeNewestFirst(mine ?? [], team ?? [], q.limit + 1);
+    const page = rows.slice(0, q.limit);
+    return {
+      json: `[${page.map((r) => r.json).join(',')}]`,
+      next: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
+    };
+  }
+
+  async listSources(who: Principal, q: SourceQuery): Promise<SourcePage> {
+    const { json, next } = await this.listSourcesJson(who, q);
+    return { rows: JSON.parse(json) as SourceRow[], next };
   }
 
   async readSource(who: Principal, id: string): Promise<SourceWithBody | null> {
@@ -386,7 +442,7 @@ export class SqlStore implements HubStore {
   }
 
   async searchNotes(who: Principal, query: SearchQuery): Promise<NoteHit[]> {
-    const { sql, params } = this.search(readableScopes(who), query);
+    const { sql, params } = this.sql.search(readableScopes(who), query);
     const rows = await this.driver.all<{
       slug: string;
       scope_key: string;

@@ -86,6 +86,12 @@ export interface SourcePage {
   next: string | null;
 }
 
+/** A listing page as the database rendered it: `json` is the JSON array of the page's `SourceRow`s. */
+export interface SourcePageJson {
+  json: string;
+  next: string | null;
+}
+
 export interface ProjectCount {
   project: string;
   sources: number;
@@ -166,6 +172,12 @@ export interface HubStore {
   ingestSource(who: Principal, input: SourceInput, id: string, now: string): Promise<IngestResult>;
   /** Which of `hashes` the scope already holds. */
   heldHashes(who: Principal, scope: ScopeName, hashes: readonly string[]): Promise<string[]>;
+  /**
+   * A listing page as JSON text, each row rendered by the database: the route sends it as it comes,
+   * with no row objects built and serialised again (most of a listing's cost in JavaScript).
+   */
+  listSourcesJson(who: Principal, query: SourceQuery): Promise<SourcePageJson>;
+  /** The same page as objects (`listSourcesJson` parsed). */
   listSources(who: Principal, query: SourceQuery): Promise<SourcePage>;
   /** The source with its body, or null when it is missing or not the asker's to read (the same answer). */
   readSource(who: Principal, id: string): Promise<SourceWithBody | null>;

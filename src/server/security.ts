@@ -22,13 +22,15 @@ export const contentSecurityPolicy = [
 ].join('; ');
 
 export function securityHeaders(): MiddlewareHandler {
+  // Set before the route answers, so they go out with its response: a header added to a finished
+  // response makes the Node adapter rebuild it as a web Response and stream its body.
   return async (c, next) => {
-    await next();
     c.header('Content-Security-Policy', contentSecurityPolicy);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Frame-Options', 'DENY');
     c.header('Cross-Origin-Resource-Policy', 'same-origin');
+    await next();
   };
 }
 

@@ -191,6 +191,23 @@ export function conformance(name: string, make: () => Backend): void {
       expect(p1.rows[0]).not.toHaveProperty('body');
     });
 
+    it('a listed row is the row ingest answered, field for field and in order, whatever its text holds', async () => {
+      const odd = 'quote " backslash \\ newline \n tab \t bell \u0007 nul-free \u001f é 漢字 🙂 </script>';
+      const own = await store.ingestSource(ann, source('{"odd":1}', { title: odd, path: odd, session_id: odd }), id(), at(1));
+      const bare = await store.ingestSource(
+        ann,
+        source('{"bare":1}', { scope: 'shared', project: null, agent: null, session_id: null, started_at: null }),
+        id(),
+        at(2),
+      );
+      const page = await store.listSources(ann, { limit: 10 });
+      expect(page.rows).toEqual([bare.row, own.row]);
+      expect(page.rows.map((r) => Object.keys(r))).toEqual([Object.keys(bare.row), Object.keys(own.row)]);
+      const text = await store.listSourcesJson(ann, { limit: 10 });
+      expect(JSON.parse(text.json)).toEqual(page.rows);
+      expect(text.next).toBeNull();
+    });
+
     it('reading one source: its body to those who may read it; not-yours and missing are the same null', async () => {
       const own = await store.ingestSource(ann, source('{"turns":[]}'), id(), at(1));
       const shared = await store.ingestSource(ann, source('{"s":1}', { scope: 'shared' }), id(), at(2));

@@ -1,9 +1,13 @@
 // A hub for route tests: a temporary SQLite store, three users (ann and bob in workspace red, eve
 // in blue) with tokens, and a request helper over the app's own request handler.
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHubApp, type HubAppOptions } from '../app.js';
+import { listenHub } from '../server.js';
 import { openSqliteStore } from '../sqlite/index.js';
 import type { SqlStore } from '../sql-store.js';
 import { hashToken, newToken } from '../tokens.js';
@@ -79,6 +83,30 @@ export async function testHub(opts: Partial<HubAppOptions> = {}): Promise<TestHu
     async close() {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A test hub on a real socket on 127.0.0.1 for each test of the file: `hub` and its `base` URL. */
+export function socketHubPerTest(): { readonly hub: TestHub; readonly base: string } {
+  let hub: TestHub | undefined;
+  let server: Server | undefined;
+  beforeEach(async () => {
+    hub = await testHub();
+    server = await listenHub(hub.app.fetch, '127.0.0.1', 0);
+  });
+  afterEach(async () => {
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await hub?.close();
+  });
+  return {
+    get hub() {
+      if (hub === undefined) throw new Error('the hub starts before each test');
+      return hub;
+    },
+    get base() {
+      if (server === undefined) throw new Error('the hub starts before each test');
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },
   };
 }
