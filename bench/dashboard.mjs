@@ -11,10 +11,10 @@
 //   scrolling a 10,000-row list (a temporary home of 10,000 small sessions), beside the same page idle;
 //   the gzipped bundle size.
 // It also writes docs/dashboard.png, the README's screenshot, from the small home (no personal paths).
-// `BENCH_DASH_ONLY=bundle,big,small` runs some parts.
+// `BENCH_DASH_ONLY=bundle,big,small,shot` runs some parts.
 import { spawn, execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +48,13 @@ const load = () =>
     .trim()
     .replace(/^.*load/, 'load');
 
-/** Starts the built CLI's serve with `env`; resolves once its first keep and index sweep ended. */
-async function startServe(env) {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * Starts the built CLI's serve with `env`; resolves once its first index sweep reported, or at once
+ * with `sweep: false` (the session list needs no sweep).
+ */
+async function startServe(env, { sweep = true } = {}) {
+  const args = [cli, 'serve', '--port', '0', ...(sweep ? [] : ['--no-sweep'])];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const started = performance.now();
   const loginUrl = await new Promise((resolveUrl, reject) => {
@@ -79,7 +83,12 @@ async function startServe(env) {
       // A busy server may drop a poll while its first sweep runs: only its answer counts.
       health = (await api('/api/health').catch(() => ({ body: null }))).body;
       if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${stderr}`);
-      if (health !== null && health.last_sweep !== null && !health.sweeping) break;
+      // The first index sweep has reported (a home this busy may sweep again at once on a change).
+      if (
+        health !== null &&
+        (!sweep || (health.last_sweep !== null && health.last_sweep.index !== null && health.last_sweep.index !== undefined))
+      )
+        break;
       await sleep(250);
     }
   } catch (error) {
@@ -180,6 +189,9 @@ async function benchBig(browser) {
   );
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
+    // The machine may be loaded: a navigation gets minutes, not the default 30 s.
+    context.setDefaultTimeout(180_000);
+    context.setDefaultNavigationTimeout(180_000);
     // Log in once (the link trades the token for a cookie); every page after this is a plain visit.
     const login = await context.newPage();
     await login.goto(serve.loginUrl);
@@ -368,7 +380,10 @@ function smallHome(dir, count) {
     ];
     const folder = join(projects, cwd.replace(/[^A-Za-z0-9]/g, '-'));
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, `${sid}.jsonl`), `${lines.join('\n')}\n`);
+    const file = join(folder, `${sid}.jsonl`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    // Written long ago, as its lines say: not a live session.
+    utimesSync(file, new Date(start + 40_000), new Date(start + 40_000));
   }
   // The newest session, the one the screenshot opens: Markdown, a tool call with its output, a reply.
   const sid = '0b6f9a52-3c1d-4e8f-9a7b-2d4c6e8f0a1b';
@@ -428,17 +443,22 @@ function smallHome(dir, count) {
   const folder = join(projects, '-work-api-server');
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, `${sid}.jsonl`), `${rich.join('\n')}\n`);
+  utimesSync(join(folder, `${sid}.jsonl`), new Date(t + 9 * 25_000), new Date(t + 9 * 25_000));
   return sid;
 }
 
 async function benchSmall(browser) {
   const dir = join(work, 'small');
-  const count = 10_000;
-  const richId = smallHome(dir, count);
-  const serve = await startServe({ ...process.env, ...agentEnv(dir, join(dir, '.agentlog')) });
-  console.log(`  serve on ${count.toLocaleString('en')} small sessions: first sweep ${fmt(serve.sweepS, 1)} s; ${load()}`);
+  const count = Number(process.env.BENCH_DASH_ROWS ?? 10_000);
+  smallHome(dir, count);
+  // The list needs no index: serve runs without its sweeps, which would compete with the page.
+  const serve = await startServe({ ...process.env, ...agentEnv(dir, join(dir, '.agentlog')) }, { sweep: false });
+  console.log(`  serve --no-sweep on ${count.toLocaleString('en')} small sessions; ${load()}`);
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
+    // The machine may be loaded: a navigation gets minutes, not the default 30 s.
+    context.setDefaultTimeout(180_000);
+    context.setDefaultNavigationTimeout(180_000);
     const login = await context.newPage();
     await login.goto(serve.loginUrl);
     await login.close();
@@ -502,11 +522,28 @@ async function benchSmall(browser) {
       `${fmt((300 / scrolled.ms) * 1000)} frames/s scrolling, ${fmt((300 / idle.ms) * 1000)} idle`,
     );
 
+    await context.close();
+  } finally {
+    await serve.stop();
+  }
+}
+
+/** The README's screenshot (docs/dashboard.png): a home of 60 sessions, swept, light, the rich one open. */
+async function screenshot(browser) {
+  const dir = join(work, 'shot');
+  const richId = smallHome(dir, 60);
+  const serve = await startServe({ ...process.env, ...agentEnv(dir, join(dir, '.agentlog')) });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
+    context.setDefaultTimeout(180_000);
+    const login = await context.newPage();
+    await login.goto(serve.loginUrl);
+    await login.close();
+    const page = await newPage(context);
+    await page.goto(`${serve.origin}/`);
+    await waitMark(page, 'rows');
     // The README's screenshot: light, the list on top, the rich session open.
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.evaluate(() => {
-      document.querySelector('.list-scroll')?.scrollTo({ top: 0 });
-    });
     await page.evaluate((sid) => {
       location.hash = `#/s/claude_code/${sid}`;
     }, richId);
@@ -531,10 +568,11 @@ async function benchSmall(browser) {
 try {
   console.log(`  ${load()}`);
   if (want('bundle')) benchBundle();
-  const browser = want('big') || want('small') ? await launch() : null;
+  const browser = want('big') || want('small') || want('shot') ? await launch() : null;
   try {
     if (want('big')) await benchBig(browser);
     if (want('small')) await benchSmall(browser);
+    if (want('shot')) await screenshot(browser);
   } finally {
     await browser?.close();
   }
