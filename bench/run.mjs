@@ -249,6 +249,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (want('tail')) runScript('tail by id through the scan cache (issue 16)', 'tail.mjs', home, stats);
   if (want('mcp')) runScript('mcp (issue 17)', 'mcp.mjs', home, stats);
   if (want('serve')) runScript('agentlog serve (issue 11)', 'serve.mjs', home, stats);
+  if (want('dashboard')) runScript('the dashboard in Chromium (issue 12)', 'dashboard.mjs', home, stats);
   if (want('hub')) runScript('agentlog hub (issue 13)', 'hub.mjs', home, stats);
   if (want('sync')) runScript('sync: redaction and the dry-run pipeline (issue 14)', 'sync.mjs', home, stats);
   if (want('rss')) runScript('peak RSS and signal stop on one 300 MB session (issue 10)', 'rss.mjs', home, stats);
