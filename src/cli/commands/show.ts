@@ -13,15 +13,12 @@ import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import { writeRecord } from '../../record/serialise.js';
 import { type Detail, detailLevels, isDetail } from '../../record/types.js';
-import { showAsSent } from './show-as-sent.js';
 import { writeRecordText } from '../render/record-text.js';
-import { writeRecordMarkdown } from '../render/record-markdown.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
 import { withTextSink } from '../../record/spill-scope.js';
 import { TextSpill } from '../../fs/text-spill.js';
 import { join } from 'node:path';
 import { exportAssetsDir } from '../web-assets.js';
-import { exportHtml, loadExportAssets } from '../../server/export-html.js';
 
 export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const target = args.positionals[0];
@@ -89,8 +86,9 @@ async function showParsed(
   for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
   // Found by id or by path, a file that holds no session is the same answer: the request names nothing to show.
   if (parsed.record === null) throw new ScanError('NotASession', `${session.path} holds no ${reader.displayName} session`);
+  // The sync and HTML-export code load only for the outputs that need them.
   if (asSent)
-    return showAsSent(
+    return (await import('./show-as-sent.js')).showAsSent(
       reader,
       session,
       { ...parsed, record: parsed.record },
@@ -115,8 +113,10 @@ async function showParsed(
   );
   if (overlayProblem !== null) ctx.stderr.write(`warning: ${overlayProblem}\n`);
   const name = await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path);
-  if (flag(args, 'html')) write(exportHtml(record, name, await loadExportAssets(exportAssetsDir())));
-  else if (flag(args, 'markdown')) writeRecordMarkdown(record, name, write, restore);
+  if (flag(args, 'html')) {
+    const { exportHtml, loadExportAssets } = await import('../../server/export-html.js');
+    write(exportHtml(record, name, await loadExportAssets(exportAssetsDir())));
+  } else if (flag(args, 'markdown')) (await import('../render/record-markdown.js')).writeRecordMarkdown(record, name, write, restore);
   else writeRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name }, write, restore);
   return 0;
 }
