@@ -120,6 +120,17 @@ describe('resolving an id through the scan cache', () => {
     expect(hit).toEqual(await resolveIdTarget(sessionId.slice(0, 8), agents));
   });
 
+  it('answers a prefix past a home the scan did not walk only while that home is absent', async () => {
+    const { claude, cache } = await scanned();
+    const other = join(dirname(claude), '.claude-other');
+    const wider = [{ reader: claudeCodeReader, homes: [claude, other] }];
+    expect(await lookupCachedId(sessionId.slice(0, 8), wider, cache)).not.toBeNull();
+    const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;
+    await writeMain(other, [user('elsewhere', 0, { sessionId: newer })], newer);
+    expect(await lookupCachedId(sessionId.slice(0, 8), wider, cache)).toBeNull();
+    await expectSameAsDiscovery(sessionId.slice(0, 8), wider, cache);
+  });
+
   it('walks for a prefix when a new session lies in a new folder, and for an empty id never matches', async () => {
     const { agents, claude, cache } = await scanned();
     const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;

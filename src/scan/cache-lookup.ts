@@ -2,6 +2,7 @@
 // when the session it names is claimed again at the same path with the same cache key (every file's
 // size and mtime and the main file's first bytes); anything else returns null so the caller walks
 // every home as before.
+import { existsSync } from 'node:fs';
 import type { AgentHomes, AgentReader, DiscoveredSession } from '../agents/types.js';
 import { linkOnPath } from '../fs/stat.js';
 import { sessionKey } from './scan-cache.js';
@@ -57,7 +58,8 @@ export async function lookupCachedId(
   const only = found[0];
   if (only === undefined || found.length > 1) return null;
   if (only.id !== target) {
-    const covered = agents.every((a) => a.homes.every((h) => index.homes.has(homeKey(a.reader.id, h))));
+    // A home the scan did not walk (one learned since, like a project Aider ran in) holds nothing only if it is absent.
+    const covered = agents.every((a) => a.homes.every((h) => index.homes.has(homeKey(a.reader.id, h)) || !existsSync(h)));
     if (!covered || !index.unchanged()) return null;
   }
   const agent = agents.find((a) => a.reader.id === only.agent);
