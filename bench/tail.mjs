@@ -1,7 +1,8 @@
-// `tail <id> -n 50` as a whole command (start-up included): resolved through the scan cache (one
-// home opened) beside the walk of every home (an empty state root: no cache), in the same run, for
-// a Claude Code id (the first agent custody tries) and a Kimi Code id (a later one), with start-up
-// alone (`--version`) and `node -e 0`. CPU seconds (user + system) are the figure: on a loaded
+// `tail <id> -n 50` as a whole command (start-up included): resolved through the scan's session
+// index (one home opened) beside the walk of every home (an empty state root: no index), in the same
+// run, for a Claude Code id (the first agent custody tries), its 8-character prefix, and a Kimi Code
+// id (a later one); `show <id> --detail summary --json` of a small session the same two ways; with
+// start-up alone (`--version`, `--help`) and `node -e 0`. CPU seconds (user + system) are the figure: on a loaded
 // machine wall time mostly measures the queue. `node bench/tail.mjs <home>` after `npm run build`.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,18 +47,36 @@ try {
   cpu(['node', cli, 'scan', '--json'], agentEnv(home, cached));
   const startup = measure(['node', cli, '--version'], agentEnv(home, empty));
   const bare = measure(['node', '-e', '0'], {});
+  const help = measure(['node', cli, '--help'], agentEnv(home, empty));
   console.log(`  start-up alone (--version)   cpu ${fmt(startup.cpu)} s  wall ${fmt(startup.wall)} s   node -e 0: cpu ${fmt(bare.cpu)} s`);
+  console.log(`  --help                       cpu ${fmt(help.cpu)} s  wall ${fmt(help.wall)} s`);
+  const both = (label, args) => {
+    const walk = measure(['node', cli, ...args], agentEnv(home, empty));
+    const hit = measure(['node', cli, ...args], agentEnv(home, cached));
+    console.log(
+      `  ${label}, index   cpu ${fmt(hit.cpu)} s  wall ${fmt(hit.wall)} s   walk: cpu ${fmt(walk.cpu)} s  wall ${fmt(walk.wall)} s   cpu ratio ${fmt(hit.cpu / walk.cpu)}`,
+    );
+  };
   for (const [agent, id] of [
     ['claude_code', claudeId],
     ['kimi', kimiId],
   ]) {
     if (id === undefined) continue;
-    const walk = measure(['node', cli, 'tail', id, '-n', '50'], agentEnv(home, empty));
-    const hit = measure(['node', cli, 'tail', id, '-n', '50'], agentEnv(home, cached));
-    console.log(
-      `  tail ${agent} id -n 50, cache   cpu ${fmt(hit.cpu)} s  wall ${fmt(hit.wall)} s   walk: cpu ${fmt(walk.cpu)} s  wall ${fmt(walk.wall)} s   cpu ratio ${fmt(hit.cpu / walk.cpu)}`,
-    );
+    both(`tail ${agent} id -n 50`, ['tail', id, '-n', '50']);
+    if (agent === 'claude_code') both(`tail ${agent} prefix -n 50`, ['tail', id.slice(0, 8), '-n', '50']);
   }
+  // The smallest Claude Code session the scan listed: `show` parses all of it.
+  const listed = JSON.parse(
+    spawnSync('node', [cli, 'scan', '--agent', 'claude_code', '--json'], {
+      env: { ...process.env, ...agentEnv(home, cached) },
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    }).stdout,
+  );
+  const claude = listed.sessions.filter((x) => x.agent === 'claude_code');
+  const small = claude.reduce((a, b) => (b.turns < a.turns ? b : a), claude[0]);
+  if (small !== undefined)
+    both(`show small (${small.turns} turns) summary json`, ['show', small.session_id, '--detail', 'summary', '--json']);
 } finally {
   rmSync(cached, { recursive: true, force: true });
   rmSync(empty, { recursive: true, force: true });

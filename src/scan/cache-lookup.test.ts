@@ -1,5 +1,5 @@
 import { readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
@@ -7,7 +7,7 @@ import { assistant, sessionId, user, writeMain } from '../agents/claude-code/tes
 import type { AgentHomes } from '../agents/types.js';
 import { lookupCachedId } from './cache-lookup.js';
 import { resolveIdTarget } from './resolve.js';
-import { scanCachePath } from './scan-cache.js';
+import { sessionIndexPath } from './session-index.js';
 import { scan } from './scan.js';
 
 const readerVersion = 't';
@@ -23,6 +23,9 @@ async function scanned(): Promise<{
   const main = await writeMain(claude, [user('hello', 0), assistant('m1', [{ type: 'text', text: 'hi' }], 1)]);
   const agents = [{ reader: claudeCodeReader, homes: [claude] }];
   const stateRoot = join(root, 'state');
+  // Folders an hour old: a folder changed within the clock's tick of the scan proves nothing.
+  const hourAgo = Date.now() / 1000 - 3600;
+  for (let dir = dirname(main); dir.startsWith(claude); dir = dirname(dir)) await utimes(dir, hourAgo, hourAgo);
   await scan({ agents, stateRoot, userHome: null, readerVersion });
   return { agents, claude, main, cache: { stateRoot, readerVersion } };
 }
@@ -98,13 +101,43 @@ describe('resolving an id through the scan cache', () => {
     expect(await outcome(resolveIdTarget(sessionId, agents, cache))).toMatchObject({ code: 'SessionNotFound' });
   });
 
-  it('walks the homes past a corrupt cache file and leaves the file for scan to report', async () => {
+  it('walks the homes past a corrupt index, which the next scan rebuilds and reports', async () => {
     const { agents, cache } = await scanned();
-    const path = scanCachePath(cache.stateRoot);
-    await writeFile(path, '{"version": 2, "entries": [');
+    const path = sessionIndexPath(cache.stateRoot);
+    await writeFile(path, '{"version": 1, "sessions": [');
     expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
     await expectSameAsDiscovery(sessionId, agents, cache);
-    expect(await readFile(path, 'utf8')).toBe('{"version": 2, "entries": [');
+    expect(await readFile(path, 'utf8')).toBe('{"version": 1, "sessions": [');
+    const report = await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    expect(report.state_problems).toEqual([{ path, kind: 'unparsed', reason: 'the session index was not an index; rebuilt' }]);
+    expect(await lookupCachedId(sessionId, agents, cache)).not.toBeNull();
+  });
+
+  it('answers a unique prefix from the index while no folder changed', async () => {
+    const { agents, main, cache } = await scanned();
+    const hit = await lookupCachedId(sessionId.slice(0, 8), agents, cache);
+    expect(hit?.session.path).toBe(main);
+    expect(hit).toEqual(await resolveIdTarget(sessionId.slice(0, 8), agents));
+  });
+
+  it('answers a prefix past a home the scan did not walk only while that home is absent', async () => {
+    const { claude, cache } = await scanned();
+    const other = join(dirname(claude), '.claude-other');
+    const wider = [{ reader: claudeCodeReader, homes: [claude, other] }];
+    expect(await lookupCachedId(sessionId.slice(0, 8), wider, cache)).not.toBeNull();
+    const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;
+    await writeMain(other, [user('elsewhere', 0, { sessionId: newer })], newer);
+    expect(await lookupCachedId(sessionId.slice(0, 8), wider, cache)).toBeNull();
+    await expectSameAsDiscovery(sessionId.slice(0, 8), wider, cache);
+  });
+
+  it('walks for a prefix when a new session lies in a new folder, and for an empty id never matches', async () => {
+    const { agents, claude, cache } = await scanned();
+    const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;
+    await writeMain(claude, [user('second', 0, { sessionId: newer })], newer, '-home-someone-other');
+    await expectSameAsDiscovery(sessionId.slice(0, 8), agents, cache);
+    expect(await lookupCachedId('', agents, cache)).toBeNull();
+    expect(await outcome(resolveIdTarget('', agents, cache))).toMatchObject({ code: 'AmbiguousSession' });
   });
 
   it('ignores a cache written by other readers', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
 import { assistant, usage, user, writeMain, writeSubagent } from '../agents/claude-code/test-support/fixtures.js';
+import { sessionIndexPath } from './session-index.js';
 import { scanCachePath } from './scan-cache.js';
 import { scan } from './scan.js';
 
@@ -67,6 +68,7 @@ describe('the scan cache', () => {
     expect(r.sessions).toHaveLength(1);
     expect(r.state_problems).toEqual([
       { path: scanCachePath(state), kind: 'unreadable', reason: expect.stringContaining('could not save') },
+      { path: sessionIndexPath(state), kind: 'unreadable', reason: expect.stringContaining('could not save the session index') },
     ]);
   });
 });

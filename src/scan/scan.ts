@@ -8,6 +8,7 @@ import { ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
 import { type SessionSummary, summariseSession } from './summarise.js';
 import { rememberProjects } from './known-projects.js';
+import { writeSessionIndex } from './session-index.js';
 import type { SessionRow } from './session-row.js';
 import type { UsageBuckets } from '../usage/buckets.js';
 
@@ -135,10 +136,12 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
 
   // Cached sessions first (cheap), then the misses, largest first so the work spreads evenly.
   const misses: Miss[] = [];
+  const keyed: { session: DiscoveredSession; key: string }[] = [];
   for (const { reader, session } of sessions) {
     const id = `${session.agent}:${session.path}`;
     try {
       const key = await sessionKey(session);
+      keyed.push({ session, key });
       const hit = cache.get(id, key);
       if (hit !== undefined) {
         take(hit);
@@ -212,6 +215,9 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     const failed = await rememberProjects(opts.stateRoot, [...cwds.values()].flat());
     if (failed !== null)
       cache.problems.push({ path: opts.stateRoot, kind: 'unreadable', reason: `could not save the known projects: ${failed}` });
+    // `show`, `tail` and `rename` find a session by id through this index instead of walking every home.
+    const indexProblem = await writeSessionIndex(opts.stateRoot, opts.readerVersion, roots, keyed);
+    if (indexProblem !== null) cache.problems.push(indexProblem);
   }
 
   rows.sort(newestFirst);

@@ -13,17 +13,12 @@ import { finaliseRecord } from '../../record/finalise.js';
 import { makeHomeElider } from '../../record/home-elide.js';
 import { writeRecord } from '../../record/serialise.js';
 import { type Detail, detailLevels, isDetail } from '../../record/types.js';
-import { showAsSent } from './show-as-sent.js';
-import { redactBeforeClip } from '../../sync/body/pre-clip.js';
-import { cachedRealPath, homeForms } from '../../sync/settings.js';
 import { writeRecordText } from '../render/record-text.js';
-import { writeRecordMarkdown } from '../render/record-markdown.js';
 import { ansiStyle, plainStyle } from '../render/format.js';
 import { withTextSink } from '../../record/spill-scope.js';
 import { TextSpill } from '../../fs/text-spill.js';
 import { join } from 'node:path';
 import { exportAssetsDir } from '../web-assets.js';
-import { exportHtml, loadExportAssets } from '../../server/export-html.js';
 
 export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const target = args.positionals[0];
@@ -70,7 +65,13 @@ async function showParsed(
   const asSent = flag(args, 'as-sent');
   const parse = () => reader.parse(session, { detail: asSent ? 'full' : detail });
   // As sync reads it: the texts a clip cuts are redacted whole before the cut.
-  const pre = asSent ? redactBeforeClip(homeForms(ctx.userHome, cachedRealPath())) : null;
+  const pre = asSent
+    ? await (async () => {
+        const { redactBeforeClip } = await import('../../sync/body/pre-clip.js');
+        const { cachedRealPath, homeForms } = await import('../../sync/settings.js');
+        return redactBeforeClip(homeForms(ctx.userHome, cachedRealPath()));
+      })()
+    : null;
   const parsed = await (pre !== null ? pre.run(parse) : spill === null ? parse() : withTextSink(spill, parse));
   const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
   for (const b of parsed.badLines) {
@@ -93,8 +94,9 @@ async function showParsed(
   for (const p of parsed.problems) ctx.stderr.write(`warning: ${p.kind}: ${p.path}: ${p.reason}\n`);
   // Found by id or by path, a file that holds no session is the same answer: the request names nothing to show.
   if (parsed.record === null) throw new ScanError('NotASession', `${session.path} holds no ${reader.displayName} session`);
+  // The sync and HTML-export code load only for the outputs that need them.
   if (asSent)
-    return showAsSent(
+    return (await import('./show-as-sent.js')).showAsSent(
       reader,
       session,
       { ...parsed, record: parsed.record },
@@ -120,8 +122,10 @@ async function showParsed(
   );
   if (overlayProblem !== null) ctx.stderr.write(`warning: ${overlayProblem}\n`);
   const name = await sessionName(ctx.stateRoot, reader.id, session.sessionId, session.path);
-  if (flag(args, 'html')) write(exportHtml(record, name, await loadExportAssets(exportAssetsDir())));
-  else if (flag(args, 'markdown')) writeRecordMarkdown(record, name, write, restore);
+  if (flag(args, 'html')) {
+    const { exportHtml, loadExportAssets } = await import('../../server/export-html.js');
+    write(exportHtml(record, name, await loadExportAssets(exportAssetsDir())));
+  } else if (flag(args, 'markdown')) (await import('../render/record-markdown.js')).writeRecordMarkdown(record, name, write, restore);
   else writeRecordText(record, ctx.color ? ansiStyle : plainStyle, { file: session.path, name }, write, restore);
   return 0;
 }

@@ -1,0 +1,194 @@
+// The scan's index of session ids, written beside the scan cache: which agent and file hold each id
+// (with the cache key the scan saw) and the mtimes of the folders those files lie in, so `show`,
+// `tail` and `rename` find a session by id or unique prefix without walking every home. A few
+// hundred KiB against the scan cache's MiBs: reading it costs less than the walk it saves.
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { DiscoveredSession, FileProblem } from '../agents/types.js';
+import { writeFileAtomicSync } from '../fs/atomic-write.js';
+import { errorMessage } from '../fs/errors.js';
+
+/** Bump when the file's shape changes: another version is ignored (the lookup walks). */
+export const sessionIndexVersion = 1;
+
+/**
+ * A folder whose mtime is this close to the moment it was read is not trusted: the kernel's clock
+ * ticks coarsely (milliseconds), so a file added in the same tick would leave the mtime as read.
+ */
+const racyMs = 2000;
+/** The mtime recorded for a folder that was absent (a home no agent has created yet). */
+const absent = -1;
+/** The mtime recorded for a folder read too close to a change to prove anything (see racyMs). */
+const racy = -2;
+
+interface IndexFile {
+  version: typeof sessionIndexVersion;
+  readerVersion: string;
+  /** `agent\0home` for every home the scan walked: a prefix is answered only inside these. */
+  homes: string[];
+  /** `[id, agent, path, key]` per session. */
+  sessions: [string, string, string, string][];
+  /** Each home and every folder from one down to a session's main file: mtimeMs, or absent/racy. */
+  folders: Record<string, number>;
+  /** Files several sessions are read from (a database): `size:mtimeMs`, as a new session there changes no folder. */
+  containers: Record<string, string>;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStrings = (v: unknown, n?: number): v is string[] =>
+  Array.isArray(v) && (n === undefined || v.length === n) && v.every((x) => typeof x === 'string');
+
+/**
+ * The index file checked by hand, field by field: a zod pass over thousands of entries cost more
+ * than the walk it saves (measured), and every entry is claimed and keyed again before it is trusted.
+ */
+function asIndexFile(v: unknown): IndexFile | null {
+  if (!isRecord(v) || v.version !== sessionIndexVersion || typeof v.readerVersion !== 'string') return null;
+  const { homes, sessions, folders, containers } = v;
+  if (!isStrings(homes) || !Array.isArray(sessions) || !sessions.every((s) => isStrings(s, 4))) return null;
+  if (!isRecord(folders) || !Object.values(folders).every((m) => typeof m === 'number')) return null;
+  if (!isRecord(containers) || !Object.values(containers).every((m) => typeof m === 'string')) return null;
+  return v as unknown as IndexFile;
+}
+
+export interface IndexedSession {
+  id: string;
+  agent: string;
+  path: string;
+  key: string;
+}
+
+/** The index as the lookup reads it. */
+export interface SessionIndex {
+  sessions: IndexedSession[];
+  /** `agent\0home` pairs the scan covered. */
+  homes: Set<string>;
+  /**
+   * True when no folder under the covered homes and no shared file changed since the scan wrote the
+   * index: then no session was added, and a prefix only one indexed session has is unique.
+   */
+  unchanged(): boolean;
+}
+
+/** The index file under a state root. */
+export function sessionIndexPath(stateRoot: string): string {
+  return join(stateRoot, 'cache', 'scan', 'ids.json');
+}
+
+export const homeKey = (agent: string, home: string): string => `${agent}\u0000${home}`;
+
+function folderMtime(path: string, now: number): number {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st === undefined) return absent;
+  return now - st.mtimeMs < racyMs ? racy : st.mtimeMs;
+}
+
+function containerStamp(path: string): string {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st === undefined ? 'absent' : `${st.size}:${st.mtimeMs}`;
+}
+
+/**
+ * The folder of the session's main file and those above it up to its home (inclusive): a new
+ * session adds its main file to one of them, or a new folder to one of them.
+ */
+function foldersOf(session: DiscoveredSession, into: Set<string>): void {
+  const main = session.files[0];
+  if (main === undefined) return;
+  for (let dir = dirname(main.path); dir.startsWith(session.home) && !into.has(dir); dir = dirname(dir)) {
+    into.add(dir);
+    if (dir === session.home || dirname(dir) === dir) break;
+  }
+}
+
+/**
+ * Writes the index for what a scan found (skipped when the same file is there already). Returns
+ * what was wrong with the file there (not an index: rebuilt) or why it could not be written, else null.
+ */
+export async function writeSessionIndex(
+  stateRoot: string,
+  readerVersion: string,
+  roots: readonly { agent: string; path: string }[],
+  sessions: readonly { session: DiscoveredSession; key: string }[],
+  now: () => number = Date.now,
+): Promise<FileProblem | null> {
+  const dirs = new Set(roots.map((r) => r.path));
+  const fileUse = new Map<string, number>();
+  for (const { session } of sessions) {
+    foldersOf(session, dirs);
+    for (const f of session.files) fileUse.set(f.path, (fileUse.get(f.path) ?? 0) + 1);
+  }
+  const at = now();
+  const folders: Record<string, number> = {};
+  for (const dir of [...dirs].sort()) folders[dir] = folderMtime(dir, at);
+  const containers: Record<string, string> = {};
+  for (const [path, uses] of [...fileUse].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    if (uses > 1) containers[path] = containerStamp(path);
+  const body: IndexFile = {
+    version: sessionIndexVersion,
+    readerVersion,
+    homes: roots.map((r) => homeKey(r.agent, r.path)),
+    sessions: sessions.map(({ session, key }) => [session.sessionId, session.agent, session.path, key]),
+    folders,
+    containers,
+  };
+  const text = JSON.stringify(body);
+  const path = sessionIndexPath(stateRoot);
+  let before: string | null = null;
+  try {
+    before = readFileSync(path, 'utf8');
+  } catch {
+    // Absent or unreadable: written below.
+  }
+  if (before === text) return null;
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileAtomicSync(path, text);
+  } catch (error) {
+    return {
+      path,
+      kind: 'unreadable',
+      reason: `could not save the session index (${errorMessage(error)}): show, tail and rename walk every home`,
+    };
+  }
+  if (before !== null && !isIndex(before)) return { path, kind: 'unparsed', reason: 'the session index was not an index; rebuilt' };
+  return null;
+}
+
+/** Whether the text is an index file of some version (another version is stale, not corrupt). */
+function isIndex(text: string): boolean {
+  try {
+    const json: unknown = JSON.parse(text);
+    return isRecord(json) && (json.version !== sessionIndexVersion || asIndexFile(json) !== null);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The index under `stateRoot` written by these readers, or null when it is absent, of another
+ * version or not an index (never repaired here: the next scan rewrites it).
+ */
+export function readSessionIndex(stateRoot: string, readerVersion: string): SessionIndex | null {
+  let parsed: IndexFile;
+  try {
+    const file = asIndexFile(JSON.parse(readFileSync(sessionIndexPath(stateRoot), 'utf8')));
+    if (file === null) return null;
+    parsed = file;
+  } catch {
+    return null;
+  }
+  if (parsed.readerVersion !== readerVersion) return null;
+  const { folders, containers } = parsed;
+  return {
+    sessions: parsed.sessions.map(([id, agent, path, key]) => ({ id, agent, path, key })),
+    homes: new Set(parsed.homes),
+    unchanged: () => {
+      const at = Date.now();
+      for (const [dir, mtime] of Object.entries(folders)) if (mtime === racy || folderMtime(dir, at) !== mtime) return false;
+      for (const [file, stamp] of Object.entries(containers)) if (containerStamp(file) !== stamp) return false;
+      return true;
+    },
+  };
+}
