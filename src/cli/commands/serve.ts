@@ -8,6 +8,7 @@ import type { Command } from '../command.js';
 import { asOnlyServer } from '../../server/instance-lock.js';
 import { logDir, openServeLog } from '../../server/serve-log.js';
 import { loadOrCreateToken } from '../../server/token.js';
+import { syncPaths } from '../../sync/settings.js';
 
 const loopback = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -77,6 +78,7 @@ export const serveCommand: Command = {
         port,
         webRoot: webRoot(),
         userHome: ctx.userHome,
+        sharing: syncPaths(ctx.lookup, ctx.stateRoot),
         sweep: !flag(args, 'no-sweep'),
         intervalMs: intervalS * 1000,
         stop: ctx.interrupted(),
