@@ -32,6 +32,7 @@ import { allowedHosts, hostCheck, loginLink, originCheck, requireToken, security
 import { readDetail } from './session-detail.js';
 import { sessionEvents } from './session-events.js';
 import { RecordCache, readTurns } from './session-turns.js';
+import { registerSharing, type SharingFiles } from './sharing.js';
 import { serveStatic } from './static-files.js';
 import type { ServerStore } from './store.js';
 import { usageByDay } from './usage.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
   userHome: string;
   /** How often a live event stream polls besides watching (ms). */
   eventsPollMs?: number;
+  /** Sync's files, for the sharing routes (absent: no sharing routes). */
+  sharing?: SharingFiles;
 }
 
 export const bodyLimitBytes = 16 * 1024;
@@ -248,6 +251,7 @@ export function createApp(opts: AppOptions): Hono {
     return c.json(usageByDay(await store.list.usageSources(), days, store.now(), timeZone));
   });
 
+  if (opts.sharing !== undefined) registerSharing(app, store, opts.sharing);
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'no such route'), 404));
   app.get('*', (c) => serveStatic(c, opts.webRoot));
   return app;

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
+import type { SharingFiles } from './sharing.js';
 import { announce } from './instance-lock.js';
 import type { ServerStore } from './store.js';
 import { Sweeper } from './sweeper.js';
@@ -16,6 +17,8 @@ export interface RunOptions {
   port: number;
   webRoot: string | null;
   userHome: string;
+  /** Sync's files, for the dashboard's sharing state and allow/deny. */
+  sharing?: SharingFiles;
   sweep: boolean;
   intervalMs: number;
   /** Resolves with the signal name when the server should stop. */
@@ -54,7 +57,15 @@ export async function runServer(opts: RunOptions): Promise<void> {
   let app: ReturnType<typeof createApp> | null = null;
   const server = await listen((req) => (app as ReturnType<typeof createApp>).fetch(req), opts.host, opts.port);
   const port = (server.address() as AddressInfo).port;
-  app = createApp({ store, token: opts.token, host: opts.host, port, webRoot: opts.webRoot, userHome: opts.userHome });
+  app = createApp({
+    store,
+    token: opts.token,
+    host: opts.host,
+    port,
+    webRoot: opts.webRoot,
+    userHome: opts.userHome,
+    ...(opts.sharing === undefined ? {} : { sharing: opts.sharing }),
+  });
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${shown}:${port}/?token=${opts.token}`;
   await announce(store.stateRoot, { pid: process.pid, url, started_at: new Date(store.now()).toISOString() });

@@ -13,6 +13,8 @@ const lastSyncSchema = z.object({
   unchanged: z.number().int(),
   skipped: z.number().int(),
   failed: z.number().int(),
+  /** `agent:session_id` → when a sync last found the session on the hub (uploaded or unchanged). */
+  sessions: z.record(z.string(), z.string()).optional(),
 });
 export type LastSync = z.infer<typeof lastSyncSchema>;
 
@@ -28,4 +30,20 @@ export async function readLastSync(path: string): Promise<LastSync | null> {
 export function writeLastSync(path: string, last: LastSync): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileAtomicSync(path, JSON.stringify(last), { mode: 0o600, durable: false });
+}
+
+/** The key of a session in `LastSync.sessions`. */
+export function sessionKeyOf(agent: string, sessionId: string): string {
+  return `${agent}:${sessionId}`;
+}
+
+/** The previous run's per-session times with this run's sessions that reached the hub set to `at`. */
+export function mergeSent(
+  previous: LastSync | null,
+  at: string,
+  sessions: readonly { agent: string; session_id: string; status: string }[],
+): Record<string, string> {
+  const out: Record<string, string> = { ...previous?.sessions };
+  for (const s of sessions) if (s.status === 'uploaded' || s.status === 'unchanged') out[sessionKeyOf(s.agent, s.session_id)] = at;
+  return out;
 }

@@ -4,7 +4,7 @@ import type { AgentHomes } from '../agents/types.js';
 import type { ScanCache } from '../scan/scan-cache.js';
 import { discoverAll } from '../scan/scan.js';
 import type { Allowlist } from './allow/allow-file.js';
-import { decideOptIn, isInside, normalisePath, type RealPath } from './allow/opt-in.js';
+import { coveringRoot, decideOptIn, normalisePath, type RealPath } from './allow/opt-in.js';
 import { cwdCandidates, knownCwds } from './prepare.js';
 
 /** Sessions per allowed root (each under the most specific root its first directory sits in), and in all. */
@@ -26,9 +26,8 @@ export async function coveredSessions(
     optedIn++;
     const first = normalisePath(known.cwds[0] ?? '');
     if (first === null) continue;
-    const forms = [first, real(first) ?? first];
-    const root = [...allow.keys()].filter((r) => forms.some((f) => isInside(f, r))).sort((a, b) => b.length - a.length)[0];
-    if (root !== undefined) perRoot.set(root, (perRoot.get(root) ?? 0) + 1);
+    const root = coveringRoot(first, allow, real);
+    if (root !== null) perRoot.set(root, (perRoot.get(root) ?? 0) + 1);
   }
   return { perRoot, sessions: sessions.length, optedIn };
 }

@@ -2,10 +2,14 @@
 // holds already sends no body; the bodies of the rest; then each session's note. Every session gets
 // its own answer: a refusal or a fault fails that session (or note), never the batch.
 import { reason } from '../errors.js';
+import { mapPool } from '../fs/pool.js';
 import type { HubClient } from './hub/client.js';
 import { buildNote } from './note.js';
 import type { ReadySession } from './prepare.js';
 import type { NoteReport, SessionReport } from './report.js';
+
+/** Notes written at once within a batch. */
+const noteConcurrency = 8;
 
 interface LedgerEntry {
   id: string;
@@ -101,6 +105,7 @@ export async function sendBatch(batch: readonly ReadySession[], ctx: UploadConte
     return batch.map((s) => ({ ...s.report, status: 'failed', reason: reason(error) }));
   }
   const out: SessionReport[] = [];
+  const placed: { s: ReadySession; id: string; status: 'uploaded' | 'unchanged'; at: number }[] = [];
   for (const s of batch) {
     let id: string;
     let status: 'uploaded' | 'unchanged';
@@ -120,8 +125,17 @@ export async function sendBatch(batch: readonly ReadySession[], ctx: UploadConte
       out.push({ ...s.report, status: 'failed', reason: reason(error) });
       continue;
     }
-    const note = s.record.repo === '' ? null : await writeNote(s, id, ctx);
-    out.push({ ...s.report, status, id, note });
+    // Its place in the report is kept; the report itself is filled in once its note is written.
+    placed.push({ s, id, status, at: out.length });
+    out.push(s.report);
   }
+  // Notes go a few at a time: an unchanged re-sync still writes each (the hub answers `unchanged`),
+  // and one at a time that round trip is most of the run.
+  const notes = await mapPool(placed, noteConcurrency, ({ s, id }) =>
+    s.record.repo === '' ? Promise.resolve(null) : writeNote(s, id, ctx),
+  );
+  placed.forEach(({ s, id, status, at }, i) => {
+    out[at] = { ...s.report, status, id, note: notes[i] ?? null };
+  });
   return out;
 }

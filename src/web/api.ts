@@ -30,7 +30,7 @@ function isErrorBody(value: unknown): value is ErrorBody {
   return v.ok === false && typeof v.error === 'object' && v.error !== null;
 }
 
-async function getJson<T extends { ok: true } | object>(url: string, init?: RequestInit): Promise<T> {
+export async function getJson<T extends { ok: true } | object>(url: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, { credentials: 'same-origin', ...init });

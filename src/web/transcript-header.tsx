@@ -7,6 +7,7 @@ import { compactCount, duration, localDateTime } from './format.js';
 import { projectName } from './list-model.js';
 import { recordFacts } from './record-view.js';
 import { RenameControl } from './rename-control.js';
+import { SharingControl } from './sharing-control.js';
 import { totalTokens } from './session-list.js';
 import { visibleText } from './visible-text.js';
 
@@ -66,6 +67,7 @@ export function TranscriptHeader(p: TranscriptHeaderProps) {
         </ol>
       </nav>
       {line !== '' ? <div class="facts">{line}</div> : null}
+      <SharingControl agent={agent} id={id} />
       <div class="actions">
         <RenameControl agent={agent} id={id} current={summary?.name ?? null} onRenamed={p.onRenamed} />
         <a class="button" href={`${sessionPath(agent, id)}/report.zip`} download={`${agent}-${id}.zip`}>

@@ -8,6 +8,7 @@ import { flag, flagValue, intFlag, UsageError, type ParsedArgs } from '../args.j
 import { asOnlyServer } from '../../server/instance-lock.js';
 import { logDir, openServeLog } from '../../server/serve-log.js';
 import { loadOrCreateToken } from '../../server/token.js';
+import { syncPaths } from '../../sync/settings.js';
 
 const loopback = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -61,6 +62,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
       port,
       webRoot: webRoot(),
       userHome: ctx.userHome,
+      sharing: syncPaths(ctx.lookup, ctx.stateRoot),
       sweep: !flag(args, 'no-sweep'),
       intervalMs: intervalS * 1000,
       stop: ctx.interrupted(),

@@ -10,7 +10,7 @@ import { readAllowlist } from '../../sync/allow/allow-file.js';
 import { SyncError } from '../../sync/allow/errors.js';
 import { HubClient } from '../../sync/hub/client.js';
 import { readLogin } from '../../sync/hub/login-file.js';
-import { writeLastSync } from '../../sync/last-sync.js';
+import { mergeSent, readLastSync, writeLastSync } from '../../sync/last-sync.js';
 import type { SessionReport, SyncReport } from '../../sync/report.js';
 import { runSync } from '../../sync/run.js';
 import { cachedRealPath, homeForms, syncPaths } from '../../sync/settings.js';
@@ -77,13 +77,15 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const notesFailed = report.notes.failed;
   if (!dryRun) {
     try {
+      const at = new Date(ctx.now()).toISOString();
       writeLastSync(paths.lastSync, {
-        at: new Date(ctx.now()).toISOString(),
+        at,
         hub: hubUrl,
         uploaded: report.uploaded,
         unchanged: report.unchanged,
         skipped: report.skipped,
         failed,
+        sessions: mergeSent(await readLastSync(paths.lastSync), at, report.sessions),
       });
     } catch (error) {
       ctx.stderr.write(

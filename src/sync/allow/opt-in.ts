@@ -54,3 +54,9 @@ export function decideOptIn(cwds: readonly string[], allow: Allowlist, real: Rea
   }
   return { allowed: true, detail: level ?? 'summary' };
 }
+
+/** The most specific allowed path `dir` sits in (as named or through its symlinks), or null. */
+export function coveringRoot(dir: string, allow: Allowlist, real: RealPath): string | null {
+  const forms = [dir, real(dir) ?? dir];
+  return [...allow.keys()].filter((r) => forms.some((f) => isInside(f, r))).sort((a, b) => b.length - a.length)[0] ?? null;
+}
