@@ -299,11 +299,23 @@ export class SqlStore implements HubStore {
     // One index range per scope (scope_key, id), each read backwards for at most a page, merged
     // here: `scope_key IN (…) ORDER BY id` would read and sort every row the asker may see, and a
     // UNION ALL of the two ranges made SQLite sort both again in temporary B-trees (twice the cost).
-    const sql = `SELECT id, ${this.sourceJson} AS json FROM sources WHERE scope_key = ?${filters} ORDER BY id DESC LIMIT ?`;
-    const [mine, team] = await Promise.all(
-      readableScopes(who).map((key) => this.driver.all<{ id: string; json: string }>(sql, [key, ...filterParams, q.limit + 1])),
-    );
-    const rows = mergeNewestFirst(mine ?? [], team ?? [], q.limit + 1);
+    const range = `SELECT id, ${this.sourceJson} AS json FROM sources WHERE scope_key = ?${filters} ORDER BY id DESC LIMIT ?`;
+    const scopes = readableScopes(who);
+    let rows: { id: string; json: string }[];
+    if (this.driver.dialect === 'postgres') {
+      // PostgreSQL merges the two ranges itself (a merge append, no sort) in one round trip; two
+      // statements would hold two pooled connections per request and halve the listing rate.
+      const union = `(${range}) UNION ALL (${range}) ORDER BY id DESC LIMIT ?`;
+      rows = await this.driver.all<{ id: string; json: string }>(
+        union,
+        scopes.flatMap((key) => [key, ...filterParams, q.limit + 1]).concat(q.limit + 1),
+      );
+    } else {
+      const [mine, team] = await Promise.all(
+        scopes.map((key) => this.driver.all<{ id: string; json: string }>(range, [key, ...filterParams, q.limit + 1])),
+      );
+      rows = mergeNewestFirst(mine ?? [], team ?? [], q.limit + 1);
+    }
     const page = rows.slice(0, q.limit);
     return {
       json: `[${page.map((r) => r.json).join(',')}]`,
