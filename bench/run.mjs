@@ -103,6 +103,7 @@ function benchScan(home, stats) {
     json: perAgent.flatMap((f) => f.json),
     text: perAgent.flatMap((f) => f.text),
     sqlite: perAgent.flatMap((f) => f.sqlite),
+    markdown: perAgent.flatMap((f) => f.markdown),
   };
   const base = baselineAgent(all);
   const bytes = base.bytes;
