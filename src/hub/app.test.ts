@@ -216,6 +216,25 @@ describe('notes and search', () => {
     expect(stored[0]?.body).not.toContain(secret);
   });
 
+  it('a note sent again with its secret is redacted again and unchanged; one sent as held is unchanged too', async () => {
+    const withSecret = { ...note, slug: 'agent-log-codex-s2', body: `${note.body}\nkey ${secret}` };
+    expect((await hub.request('/v1/notes', { method: 'POST', token: hub.tokens.ann, body: withSecret })).status).toBe(201);
+    const again = await json(await hub.request('/v1/notes', { method: 'POST', token: hub.tokens.ann, body: withSecret }));
+    expect(again).toMatchObject({ status: 'unchanged', version: 1 });
+    expect(again.redacted).toBeGreaterThan(0);
+    const stored = await hub.store.driver.all<{ body: string }>('SELECT body FROM notes WHERE slug = ?', [withSecret.slug]);
+    const held = stored[0]?.body ?? '';
+    expect(held).not.toContain(secret);
+    // The held (redacted) text sent back, as sync sends it after redacting on its side: no new version.
+    const asHeld = await json(
+      await hub.request('/v1/notes', { method: 'POST', token: hub.tokens.ann, body: { ...withSecret, body: held } }),
+    );
+    expect(asHeld).toMatchObject({ status: 'unchanged', version: 1, redacted: 0 });
+    // Another person (another workspace) never finds it held: their first send is a write of their own.
+    const other = await hub.request('/v1/notes', { method: 'POST', token: hub.tokens.eve, body: { ...withSecret, body: held } });
+    expect(other.status).toBe(201);
+  });
+
   it('413 for a note past 64 KiB; 400 for a bad slug or an empty body', async () => {
     const big = await hub.request('/v1/notes', { method: 'POST', token: hub.tokens.ann, body: { ...note, body: 'x'.repeat(65 * 1024) } });
     expect(big.status).toBe(413);

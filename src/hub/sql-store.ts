@@ -371,6 +371,11 @@ export class SqlStore implements HubStore {
     );
   }
 
+  async readNote(who: Principal, scope: ScopeName, slug: string): Promise<NoteRow | null> {
+    const row = await this.noteFor(this.driver, scopeKey(who, scope), slug);
+    return row === undefined ? null : toNote(row);
+  }
+
   putNote(who: Principal, input: NoteInput, id: string, now: string): Promise<NoteWrite> {
     const key = scopeKey(who, input.scope);
     const title = noteTitle(input.title, input.body, input.project, input.slug);

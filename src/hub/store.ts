@@ -184,6 +184,8 @@ export interface HubStore {
   /** Projects of the sources the asker may read, alphabetically, with counts (at most 500). */
   projects(who: Principal, kind?: SourceKind): Promise<ProjectCount[]>;
 
+  /** The note filed under (scope, slug) of the asker's, or null. */
+  readNote(who: Principal, scope: ScopeName, slug: string): Promise<NoteRow | null>;
   /** The machine's write of a note, idempotent by (scope, slug). */
   putNote(who: Principal, input: NoteInput, id: string, now: string): Promise<NoteWrite>;
   /** A person's edit of a note the asker may read; null when there is none. */
