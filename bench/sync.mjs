@@ -78,7 +78,14 @@ if (home !== undefined) {
   const agents = readers.map((reader) => ({ reader, homes: reader.homes(lookup) }));
   const { sessions } = await discoverAll(agents);
   let fileBytes = 0;
-  for (const { session } of sessions) for (const f of session.files) fileBytes += statSync(f.path).size;
+  // Each file once: the sessions of one database (Crush, Goose, OpenCode) all name the same file.
+  const seen = new Set();
+  for (const { session } of sessions)
+    for (const f of session.files) {
+      if (seen.has(f.path)) continue;
+      seen.add(f.path);
+      fileBytes += statSync(f.path).size;
+    }
   const elide = makeHomeElider(home);
   const t0 = process.hrtime.bigint();
   let built = 0;
