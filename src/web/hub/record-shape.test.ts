@@ -35,6 +35,7 @@ describe('the hub page narrows what a client sent', () => {
     expect(r?.totals.cost_usd).toBeNull();
     expect(recordOf('not json')).toBeNull();
     expect(recordOf('{"turns": 3}')).toBeNull();
+    expect(recordOf('{"agent": "someone-else", "turns": []}')).toBeNull();
   });
 
   it('marks the query words in a note snippet, case-insensitive, regex characters taken literally', () => {

@@ -85,10 +85,13 @@ export function recordOf(body: string): SessionRecord | null {
   }
   const r = obj(raw);
   if (r === null || !Array.isArray(r.turns)) return null;
+  // A body naming no agent agentlog reads is not a record to draw (the hub files only records).
+  const agent = oneOf(agentIds, r.agent);
+  if (agent === undefined) return null;
   return {
     schema_version: 3,
     collector_version: 3,
-    agent: oneOf(agentIds, r.agent) ?? 'claude_code',
+    agent,
     detail: 'full',
     session_id: str(r.session_id) ?? '',
     repo: str(r.repo) ?? '',
