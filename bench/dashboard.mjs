@@ -128,6 +128,18 @@ const probe = `
   }).observe(document, { childList: true, subtree: true });
 `;
 
+/** A browser context signed in to `serve` (the login link trades the token for a cookie). */
+async function signedInContext(browser, serve) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
+  // The machine may be loaded: a navigation gets minutes, not the default 30 s.
+  context.setDefaultTimeout(180_000);
+  context.setDefaultNavigationTimeout(180_000);
+  const login = await context.newPage();
+  await login.goto(serve.loginUrl);
+  await login.close();
+  return context;
+}
+
 async function newPage(context) {
   const page = await context.newPage();
   await page.addInitScript(probe);
@@ -188,14 +200,8 @@ async function benchBig(browser) {
     `  first sweep ${fmt(serve.sweepS, 1)} s: ${serve.health.indexed.sessions} sessions, ${serve.health.indexed.messages} messages indexed; ${load()}`,
   );
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
-    // The machine may be loaded: a navigation gets minutes, not the default 30 s.
-    context.setDefaultTimeout(180_000);
-    context.setDefaultNavigationTimeout(180_000);
-    // Log in once (the link trades the token for a cookie); every page after this is a plain visit.
-    const login = await context.newPage();
-    await login.goto(serve.loginUrl);
-    await login.close();
+    // Log in once; every page after this is a plain visit.
+    const context = await signedInContext(browser, serve);
 
     // The same page's static HTML, JavaScript off: what the browser paints with no app at all.
     const staticContext = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
@@ -455,13 +461,7 @@ async function benchSmall(browser) {
   const serve = await startServe({ ...process.env, ...agentEnv(dir, join(dir, '.agentlog')) }, { sweep: false });
   console.log(`  serve --no-sweep on ${count.toLocaleString('en')} small sessions; ${load()}`);
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
-    // The machine may be loaded: a navigation gets minutes, not the default 30 s.
-    context.setDefaultTimeout(180_000);
-    context.setDefaultNavigationTimeout(180_000);
-    const login = await context.newPage();
-    await login.goto(serve.loginUrl);
-    await login.close();
+    const context = await signedInContext(browser, serve);
     const page = await newPage(context);
     await page.goto(`${serve.origin}/`);
     await waitMark(page, 'rows');
@@ -534,11 +534,7 @@ async function screenshot(browser) {
   const richId = smallHome(dir, 60);
   const serve = await startServe({ ...process.env, ...agentEnv(dir, join(dir, '.agentlog')) });
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
-    context.setDefaultTimeout(180_000);
-    const login = await context.newPage();
-    await login.goto(serve.loginUrl);
-    await login.close();
+    const context = await signedInContext(browser, serve);
     const page = await newPage(context);
     await page.goto(`${serve.origin}/`);
     await waitMark(page, 'rows');
