@@ -1,6 +1,5 @@
 // Reads one Copilot CLI events file in file order. Bad lines are counted; a torn final line (the
 // CLI still appending) is neither an event nor bad.
-import { statSync } from 'node:fs';
 import { skimJsonl, startsWith, tail } from '../skim-jsonl.js';
 import { eventOf, type CopilotEvent } from './event.js';
 
@@ -32,7 +31,6 @@ const unread = new Set(['session.binary_asset', 'session.usage_checkpoint', 'ses
 export async function readEvents(path: string, full = true): Promise<EventsFile> {
   const events: CopilotEvent[] = [];
   const skippedTimes: string[] = [];
-  const size = statSync(path).size;
   const skim = (buf: Buffer, start: number, end: number): boolean => {
     if (!startsWith(buf, start, end, toolEventHead)) return false;
     const m = timeAtEnd.exec(tail(buf, start, end, 300));
@@ -49,7 +47,7 @@ export async function readEvents(path: string, full = true): Promise<EventsFile>
         if (e !== undefined && !unread.has(e.type)) events.push(e);
       },
     },
-    { maxLineBytes: maxEventBytes, chunkBytes: Math.min(2 << 20, Math.max(64 * 1024, size + 1)) },
+    { maxLineBytes: maxEventBytes },
   );
   return { events, badLines, skippedTimes };
 }

@@ -40,7 +40,6 @@ const textBlock = Buffer.from('"type":"text"');
  */
 export async function readSession(path: string, full = true): Promise<DroidFile> {
   const file: DroidFile = { start: undefined, messages: [], badLines: 0 };
-  const size = statSync(path).size;
   const skim = (buf: Buffer, start: number, end: number, info: { line: number }): boolean => {
     const m = resultsOnly.exec(buf.toString('utf8', start, Math.min(end, start + headBytes)));
     if (m?.[1] === undefined) return false;
@@ -65,7 +64,7 @@ export async function readSession(path: string, full = true): Promise<DroidFile>
         if (m !== undefined) file.messages.push(m);
       },
     },
-    { maxLineBytes, chunkBytes: Math.min(2 << 20, Math.max(64 * 1024, size + 1)) },
+    { maxLineBytes },
   );
   return file;
 }

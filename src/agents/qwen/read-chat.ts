@@ -1,6 +1,5 @@
 // Reads one Qwen Code chat file into its records in file order. Bad lines are counted; a torn final
 // line (Qwen Code still appending) is neither a record nor bad.
-import { statSync } from 'node:fs';
 import type { LineInfo } from '../../fs/read-lines.js';
 import { skimJsonl } from '../skim-jsonl.js';
 import { chatRecordOf, type QwenRecord } from './chat-record.js';
@@ -57,11 +56,6 @@ function skimToolResult(buf: Buffer, start: number, end: number, line: number): 
   };
 }
 
-/** A read buffer no bigger than the file (most chats are far smaller than the reader's default). */
-function chunkFor(path: string): number {
-  return Math.min(2 << 20, Math.max(64 * 1024, statSync(path).size + 1));
-}
-
 /**
  * Throws only for I/O (a missing or unreadable file). Without `full`, tool results that report no
  * subagent are read from their first bytes only (the lower detail levels keep a call's name alone).
@@ -85,7 +79,7 @@ export async function readChat(path: string, full = true): Promise<ChatFile> {
         if (record !== undefined) records.push(record);
       },
     },
-    { maxLineBytes: maxRecordBytes, chunkBytes: chunkFor(path) },
+    { maxLineBytes: maxRecordBytes },
   );
   return { records, badLines };
 }
