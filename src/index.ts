@@ -1,7 +1,8 @@
 // The package's main export (`import … from 'agentlog'`): the agent readers and their registry, the
 // session record, and the scan, custody, search and error entry points the CLI is built from.
 
-export { readerFor, readers } from './agents/registry.js';
+export { readerFor, readers } from './agents/all-readers.js';
+export { loadReader, loadReaders } from './agents/registry.js';
 export type {
   AgentHomes,
   AgentReader,

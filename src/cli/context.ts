@@ -4,8 +4,9 @@ import { homedir, constants as osConstants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentReader, HomeLookup } from '../agents/types.js';
-import type { AgentId } from '../record/types.js';
+import { agentIds, type AgentId } from '../record/types.js';
 import type { AgentHomes } from '../scan/scan.js';
+import type { AgentSource } from '../scan/resolve.js';
 
 export interface Output {
   /** Human output passes the one sanitiser on its way here (see terminal-safe.ts); --json's stdout does not. */
@@ -26,10 +27,11 @@ export interface CliContext {
   color: boolean;
   version: string;
   /**
-   * Every reader with the homes its variables name (and the kept copies after them). A function so
-   * that only the commands that read sessions load the readers.
+   * Every reader (or those of the agents named) with the homes its variables name (and the kept
+   * copies after them), in the registry's order. A function so that only the commands that read
+   * sessions load readers, and a command about one session loads only that agent's.
    */
-  agents(): Promise<AgentHomes[]>;
+  agents(ids?: readonly AgentId[]): Promise<AgentHomes[]>;
   /** Resolves with the signal that asks a long-running command to stop (handlers installed on first call). */
   interrupted(): Promise<string>;
   /**
@@ -67,16 +69,45 @@ export function selectAgents(agents: AgentHomes[], ids: readonly AgentId[] | und
   return agents.filter((a) => ids.includes(a.reader.id));
 }
 
-/** The readers with their homes, loaded on first use (agents that keep logs in projects look where earlier scans saw sessions run). */
-async function loadAgents(lookup: HomeLookup, stateRoot: string): Promise<AgentHomes[]> {
-  const [{ readers }, { withKeptRoots }, { readKnownProjects }] = await Promise.all([
-    import('../agents/registry.js'),
-    import('../custody/kept-homes.js'),
-    import('../scan/known-projects.js'),
-  ]);
-  const projectLookup: HomeLookup = { ...lookup, projects: readKnownProjects(stateRoot) };
-  // Kept copies are read after the vendor homes, so a session the agent pruned still shows.
-  return withKeptRoots(agentHomes(projectLookup, readers), stateRoot);
+/** The agents a command asks about (every one, or those `--agent` names), each reader loaded only when needed. */
+export function agentSource(ctx: Pick<CliContext, 'agents'>, selected: readonly AgentId[] | undefined): AgentSource {
+  const ids = agentIds.filter((id) => selected === undefined || selected.includes(id));
+  return { ids, load: (only) => ctx.agents(only === undefined ? ids : ids.filter((id) => only.includes(id))) };
+}
+
+/**
+ * The readers of these agents with their homes, each loaded on first use (agents that keep logs in
+ * projects look where earlier scans saw sessions run). Answers in the registry's order.
+ */
+function agentLoader(lookup: HomeLookup, stateRoot: string): (ids?: readonly AgentId[]) => Promise<AgentHomes[]> {
+  const loaded = new Map<AgentId, Promise<AgentHomes>>();
+  let setup: Promise<{ projectLookup: HomeLookup; keptRoots: (one: AgentHomes) => AgentHomes }> | undefined;
+  const prepare = async () => {
+    const [{ withKeptRoots }, { listInstallationsSync }, { readKnownProjects }] = await Promise.all([
+      import('../custody/kept-homes.js'),
+      import('../custody/installation.js'),
+      import('../scan/known-projects.js'),
+    ]);
+    const projectLookup: HomeLookup = { ...lookup, projects: readKnownProjects(stateRoot) };
+    const installations = listInstallationsSync(stateRoot);
+    // Kept copies are read after the vendor homes, so a session the agent pruned still shows.
+    const keptRoots = (one: AgentHomes): AgentHomes => withKeptRoots([one], stateRoot, installations)[0] ?? one;
+    return { projectLookup, keptRoots };
+  };
+  const one = (id: AgentId): Promise<AgentHomes> => {
+    let found = loaded.get(id);
+    if (found === undefined) {
+      found = (async () => {
+        const [{ loadReader }, { projectLookup, keptRoots }] = await Promise.all([import('../agents/registry.js'), (setup ??= prepare())]);
+        const [homes] = agentHomes(projectLookup, [await loadReader(id)]);
+        if (homes === undefined) throw new Error(`no reader for ${id}`);
+        return keptRoots(homes);
+      })();
+      loaded.set(id, found);
+    }
+    return found;
+  };
+  return (ids) => Promise.all(agentIds.filter((id) => ids === undefined || ids.includes(id)).map(one));
 }
 
 function rawOutput(stream: NodeJS.WriteStream): Output {
@@ -95,7 +126,7 @@ export function processContext(): CliContext {
     homedir: userHome,
   };
   const stateRoot = resolve(lookup.env('AGENTLOG_HOME') ?? join(userHome, '.agentlog'));
-  let agents: Promise<AgentHomes[]> | undefined;
+  const agents = agentLoader(lookup, stateRoot);
   let stop: AbortController | undefined;
   let received: NodeJS.Signals | undefined;
   const stopCode = (): number => exitCodeForSignal(received ?? 'SIGINT');
@@ -141,7 +172,7 @@ export function processContext(): CliContext {
     lookup,
     color: process.stdout.isTTY === true && env.NO_COLOR === undefined,
     version: packageVersion(),
-    agents: () => (agents ??= loadAgents(lookup, stateRoot)),
+    agents,
     interrupted: onInterrupt,
     stopSignal,
     stopCode,

@@ -100,7 +100,7 @@ export async function run(argv: readonly string[], rawCtx: CliContext, registry:
     const topic = name === 'help' ? helpTopic(rest, registry) : undefined;
     if (topic !== undefined) rawCtx.stdout.write(commandHelp(topic));
     // Only the main help loads the readers: its environment list comes from them.
-    else rawCtx.stdout.write(mainHelp(rawCtx.version, registry, (await import('../agents/registry.js')).readers));
+    else rawCtx.stdout.write(mainHelp(rawCtx.version, registry, await (await import('../agents/registry.js')).loadReaders()));
     return exitCodes.ok;
   }
   if (name === '--version' || name === '-V' || name === 'version') {

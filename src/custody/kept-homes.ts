@@ -2,13 +2,19 @@
 // homes) are added after its vendor homes, so discovery finds a pruned session in custody and a live
 // one in the vendor tree first.
 import type { AgentHomes } from '../scan/scan.js';
-import { installationsOf, listInstallationsSync } from './installation.js';
+import { type Installation, installationsOf, listInstallationsSync } from './installation.js';
 import { keptBase } from './paths.js';
 import { isInside } from './safe-fs.js';
 
-/** The agent list with kept roots appended per reader (synchronous: the CLI calls it at start-up). */
-export function withKeptRoots(agents: readonly AgentHomes[], stateRoot: string): AgentHomes[] {
-  const installations = listInstallationsSync(stateRoot);
+/**
+ * The agent list with kept roots appended per reader (synchronous: the CLI calls it at start-up).
+ * `installations` is the state root's list when the caller has it already (one agent at a time).
+ */
+export function withKeptRoots(
+  agents: readonly AgentHomes[],
+  stateRoot: string,
+  installations: readonly Installation[] = listInstallationsSync(stateRoot),
+): AgentHomes[] {
   if (installations.length === 0) return [...agents];
   return agents.map(({ reader, homes, linkFree }) => {
     const kept = homes.flatMap((h) => installationsOf(installations, reader.id, h).map((i) => i.root));

@@ -7,7 +7,7 @@ import { sessionName } from '../names/session-names.js';
 import { finaliseRecord } from '../record/finalise.js';
 import { makeHomeElider } from '../record/home-elide.js';
 import { agentIds, detailLevels } from '../record/types.js';
-import { resolveIdTarget } from '../scan/resolve.js';
+import { fixedAgents, resolveIdTarget } from '../scan/resolve.js';
 import type { ToolContext } from './context.js';
 import { locatorKey, locatorSchema } from './locator-schema.js';
 import { windowText } from './window.js';
@@ -56,7 +56,7 @@ async function anchorOf(ctx: ToolContext, args: Args, markdown: string): Promise
   if (locator === undefined) return null;
   const { reader, session } = await resolveIdTarget(
     args.session_id,
-    ctx.deps.agents.filter((a) => a.reader.id === args.agent),
+    fixedAgents(ctx.deps.agents.filter((a) => a.reader.id === args.agent)),
   );
   if (reader.messages === undefined) return null;
   const extract = await reader.messages.extract(session, null);
@@ -80,7 +80,7 @@ async function anchorOf(ctx: ToolContext, args: Args, markdown: string): Promise
 
 export async function readSession(ctx: ToolContext, args: Args): Promise<z.infer<z.ZodObject<typeof readSessionOutput>>> {
   const agents = ctx.deps.agents.filter((a) => a.reader.id === args.agent);
-  const { reader, session } = await resolveIdTarget(args.session_id, agents);
+  const { reader, session } = await resolveIdTarget(args.session_id, fixedAgents(agents));
   const detail = args.detail ?? 'messages';
   const parsed = await reader.parse(session, { detail });
   if (parsed.record === null)

@@ -1,7 +1,7 @@
 // The `search_messages` tool: the hits of `agentlog search --json`, flattened, at most 20 a call,
 // paged by an opaque cursor that remembers the index page and how far into it the last call read.
 import { z } from 'zod';
-import { readers } from '../agents/registry.js';
+import { readers } from '../agents/all-readers.js';
 import { agentIds } from '../record/types.js';
 import { search } from '../search/query.js';
 import { AgentlogError } from '../errors.js';

@@ -1,13 +1,13 @@
 // The name of a listed session, for `scan` and `show`: from the agent's own files when its reader
 // keeps names (`names`), else from agentlog's overlay.
-import { readerFor } from '../agents/registry.js';
+import { loadReader } from '../agents/registry.js';
 import type { AgentId } from '../record/types.js';
 import type { SessionRow } from '../scan/session-row.js';
 import { overlayName, overlayPath, readOverlay, setOverlayName, type Overlay } from './overlay.js';
 import { sourceOfAgent } from './sources.js';
 
 async function nameOf(agent: AgentId, sessionId: string, sessionPath: string, overlay: Overlay): Promise<string | null> {
-  const own = readerFor(agent)?.names;
+  const own = (await loadReader(agent)).names;
   if (own !== undefined) return own.read(sessionPath);
   return overlayName(overlay, sourceOfAgent[agent], sessionId);
 }
@@ -48,7 +48,7 @@ export async function renameSession(
   name: string,
 ): Promise<Renamed> {
   const source = sourceOfAgent[agent];
-  const own = readerFor(agent)?.names;
+  const own = (await loadReader(agent)).names;
   if (own !== undefined) return { where: 'meta', source, ...(await own.write(sessionPath, name)) };
   const stored = await setOverlayName(stateRoot, source, sessionId, name);
   return { where: 'overlay', path: overlayPath(stateRoot), source, name: stored };

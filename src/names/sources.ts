@@ -1,7 +1,7 @@
 // Source names of the overlay: free-form spellings ("claude code", "cc", "kimi code") collapse
 // to one canonical source per agent, so one session never gets two names under two spellings
 // (seed "Session Naming and Aliasing Across Backends"). Every spelling comes from the registry.
-import { readers } from '../agents/registry.js';
+import { readers } from '../agents/all-readers.js';
 import type { AgentReader } from '../agents/types.js';
 import { agentIds, type AgentId } from '../record/types.js';
 

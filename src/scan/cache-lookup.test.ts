@@ -6,7 +6,7 @@ import { claudeCodeReader } from '../agents/claude-code/reader.js';
 import { assistant, sessionId, user, writeMain } from '../agents/claude-code/test-support/fixtures.js';
 import type { AgentHomes } from '../agents/types.js';
 import { lookupCachedId } from './cache-lookup.js';
-import { resolveIdTarget } from './resolve.js';
+import { fixedAgents, resolveIdTarget } from './resolve.js';
 import { sessionIndexPath } from './session-index.js';
 import { scan } from './scan.js';
 
@@ -42,22 +42,22 @@ async function outcome(run: Promise<unknown>): Promise<unknown> {
 
 /** The cached answer must equal the full walk's, whatever changed since the scan. */
 async function expectSameAsDiscovery(id: string, agents: AgentHomes[], cache: { stateRoot: string; readerVersion: string }): Promise<void> {
-  const walked = await outcome(resolveIdTarget(id, agents));
-  expect(await outcome(resolveIdTarget(id, agents, cache))).toEqual(walked);
+  const walked = await outcome(resolveIdTarget(id, fixedAgents(agents)));
+  expect(await outcome(resolveIdTarget(id, fixedAgents(agents), cache))).toEqual(walked);
 }
 
 describe('resolving an id through the scan cache', () => {
   it('answers an unchanged session from the cache, as the walk does', async () => {
     const { agents, main, cache } = await scanned();
-    const hit = await lookupCachedId(sessionId, agents, cache);
+    const hit = await lookupCachedId(sessionId, fixedAgents(agents), cache);
     expect(hit?.session.path).toBe(main);
-    expect(hit).toEqual(await resolveIdTarget(sessionId, agents));
+    expect(hit).toEqual(await resolveIdTarget(sessionId, fixedAgents(agents)));
   });
 
   it('does not trust the cache for a file that grew', async () => {
     const { agents, main, cache } = await scanned();
     await writeFile(main, `${await readFile(main, 'utf8')}${JSON.stringify(user('more', 2))}\n`);
-    expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
+    expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).toBeNull();
     await expectSameAsDiscovery(sessionId, agents, cache);
   });
 
@@ -67,7 +67,7 @@ describe('resolving an id through the scan cache', () => {
     const when = 1_700_000_000;
     await utimes(main, when, when);
     await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion });
-    expect(await lookupCachedId(sessionId, agents, cache)).not.toBeNull();
+    expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).not.toBeNull();
     const before = await stat(main);
     const text = await readFile(main, 'utf8');
     const other = text.replace('hello', 'jello');
@@ -77,7 +77,7 @@ describe('resolving an id through the scan cache', () => {
     await utimes(main, when, when);
     const after = await stat(main);
     expect([after.ino !== before.ino, after.size, after.mtimeMs]).toEqual([true, before.size, before.mtimeMs]);
-    expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
+    expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).toBeNull();
     await expectSameAsDiscovery(sessionId, agents, cache);
   });
 
@@ -86,9 +86,9 @@ describe('resolving an id through the scan cache', () => {
     const newer = '11111111-2222-4333-8444-999999999999';
     await writeMain(claude, [user('second', 0, { sessionId: newer })], newer);
     const prefix = sessionId.slice(0, 8);
-    expect(await lookupCachedId(prefix, agents, cache)).toBeNull();
+    expect(await lookupCachedId(prefix, fixedAgents(agents), cache)).toBeNull();
     await expectSameAsDiscovery(prefix, agents, cache);
-    expect(await outcome(resolveIdTarget(prefix, agents, cache))).toMatchObject({ code: 'AmbiguousSession' });
+    expect(await outcome(resolveIdTarget(prefix, fixedAgents(agents), cache))).toMatchObject({ code: 'AmbiguousSession' });
     await expectSameAsDiscovery(sessionId, agents, cache);
     await expectSameAsDiscovery(newer, agents, cache);
   });
@@ -96,39 +96,51 @@ describe('resolving an id through the scan cache', () => {
   it('does not answer a deleted session from the cache', async () => {
     const { agents, main, cache } = await scanned();
     await rm(main);
-    expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
+    expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).toBeNull();
     await expectSameAsDiscovery(sessionId, agents, cache);
-    expect(await outcome(resolveIdTarget(sessionId, agents, cache))).toMatchObject({ code: 'SessionNotFound' });
+    expect(await outcome(resolveIdTarget(sessionId, fixedAgents(agents), cache))).toMatchObject({ code: 'SessionNotFound' });
   });
 
   it('walks the homes past a corrupt index, which the next scan rebuilds and reports', async () => {
     const { agents, cache } = await scanned();
     const path = sessionIndexPath(cache.stateRoot);
     await writeFile(path, '{"version": 1, "sessions": [');
-    expect(await lookupCachedId(sessionId, agents, cache)).toBeNull();
+    expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).toBeNull();
     await expectSameAsDiscovery(sessionId, agents, cache);
     expect(await readFile(path, 'utf8')).toBe('{"version": 1, "sessions": [');
     const report = await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion });
     expect(report.state_problems).toEqual([{ path, kind: 'unparsed', reason: 'the session index was not an index; rebuilt' }]);
-    expect(await lookupCachedId(sessionId, agents, cache)).not.toBeNull();
+    expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).not.toBeNull();
   });
 
   it('answers a unique prefix from the index while no folder changed', async () => {
     const { agents, main, cache } = await scanned();
-    const hit = await lookupCachedId(sessionId.slice(0, 8), agents, cache);
+    const hit = await lookupCachedId(sessionId.slice(0, 8), fixedAgents(agents), cache);
     expect(hit?.session.path).toBe(main);
-    expect(hit).toEqual(await resolveIdTarget(sessionId.slice(0, 8), agents));
+    expect(hit).toEqual(await resolveIdTarget(sessionId.slice(0, 8), fixedAgents(agents)));
   });
 
   it('answers a prefix past a home the scan did not walk only while that home is absent', async () => {
     const { claude, cache } = await scanned();
     const other = join(dirname(claude), '.claude-other');
     const wider = [{ reader: claudeCodeReader, homes: [claude, other] }];
-    expect(await lookupCachedId(sessionId.slice(0, 8), wider, cache)).not.toBeNull();
+    expect(await lookupCachedId(sessionId.slice(0, 8), fixedAgents(wider), cache)).not.toBeNull();
     const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;
     await writeMain(other, [user('elsewhere', 0, { sessionId: newer })], newer);
-    expect(await lookupCachedId(sessionId.slice(0, 8), wider, cache)).toBeNull();
+    expect(await lookupCachedId(sessionId.slice(0, 8), fixedAgents(wider), cache)).toBeNull();
     await expectSameAsDiscovery(sessionId.slice(0, 8), wider, cache);
+  });
+
+  it('answers a prefix past a home the scan did not walk once that home, walked alone, holds no session sharing it', async () => {
+    // The bench's case: the scan learns project folders (Aider's homes) that it did not walk itself.
+    const { claude, main, cache } = await scanned();
+    const other = join(dirname(claude), '.claude-other');
+    const unrelated = 'aaaaaaaa-2222-4333-8444-999999999999';
+    await writeMain(other, [user('elsewhere', 0, { sessionId: unrelated })], unrelated);
+    const wider = [{ reader: claudeCodeReader, homes: [claude, other] }];
+    const hit = await lookupCachedId(sessionId.slice(0, 8), fixedAgents(wider), cache);
+    expect(hit?.session.path).toBe(main);
+    expect(hit).toEqual(await resolveIdTarget(sessionId.slice(0, 8), fixedAgents(wider)));
   });
 
   it('walks for a prefix when a new session lies in a new folder, and for an empty id never matches', async () => {
@@ -136,12 +148,12 @@ describe('resolving an id through the scan cache', () => {
     const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;
     await writeMain(claude, [user('second', 0, { sessionId: newer })], newer, '-home-someone-other');
     await expectSameAsDiscovery(sessionId.slice(0, 8), agents, cache);
-    expect(await lookupCachedId('', agents, cache)).toBeNull();
-    expect(await outcome(resolveIdTarget('', agents, cache))).toMatchObject({ code: 'AmbiguousSession' });
+    expect(await lookupCachedId('', fixedAgents(agents), cache)).toBeNull();
+    expect(await outcome(resolveIdTarget('', fixedAgents(agents), cache))).toMatchObject({ code: 'AmbiguousSession' });
   });
 
   it('ignores a cache written by other readers', async () => {
     const { agents, cache } = await scanned();
-    expect(await lookupCachedId(sessionId, agents, { ...cache, readerVersion: 'other' })).toBeNull();
+    expect(await lookupCachedId(sessionId, fixedAgents(agents), { ...cache, readerVersion: 'other' })).toBeNull();
   });
 });

@@ -1,12 +1,14 @@
 // Resolves a session id or unique prefix through the scan's session index, trusting an entry only
 // when the session it names is claimed again at the same path with the same cache key (every file's
 // size and mtime and the main file's first bytes); anything else returns null so the caller walks
-// every home as before.
+// every home as before. An exact id loads only its own agent's reader.
 import { existsSync } from 'node:fs';
 import type { AgentHomes, AgentReader, DiscoveredSession } from '../agents/types.js';
 import { linkOnPath } from '../fs/stat.js';
-import { sessionKey } from './scan-cache.js';
-import { homeKey, type IndexedSession, readSessionIndex } from './session-index.js';
+import type { AgentId } from '../record/types.js';
+import type { AgentSource } from './resolve.js';
+import { sessionKey } from './session-key.js';
+import { homeKey, type IndexedSession, readSessionIndex, type SessionIndex } from './session-index.js';
 
 /** Where the scan cache lives and which readers wrote it (an index of another version is ignored). */
 export interface CacheLookupOptions {
@@ -14,9 +16,9 @@ export interface CacheLookupOptions {
   readerVersion: string;
 }
 
-/** The one indexed session `target` names among these agents: its exact id, else the one id it prefixes. */
-function candidate(target: string, agents: AgentHomes[], indexed: readonly IndexedSession[]): IndexedSession[] {
-  const mine = indexed.filter((s) => agents.some((a) => a.reader.id === s.agent));
+/** The indexed sessions `target` names among these agents: its exact id, else the ids it prefixes. */
+function candidates(target: string, ids: readonly AgentId[], indexed: readonly IndexedSession[]): IndexedSession[] {
+  const mine = indexed.filter((s) => (ids as readonly string[]).includes(s.agent));
   const exact = mine.filter((s) => s.id === target);
   return exact.length > 0 ? exact : mine.filter((s) => s.id.startsWith(target));
 }
@@ -39,31 +41,45 @@ async function verified(entry: IndexedSession, agent: AgentHomes): Promise<Disco
 }
 
 /**
+ * True when no session outside the index can share the prefix: no folder the scan saw (nor a file
+ * several sessions share) changed since, and the homes it did not walk (a project that very scan
+ * learned, where Aider keeps its log; a kept copy made since) hold no session with that prefix.
+ * Those homes alone are walked here: a few stats against a walk of every home.
+ */
+async function onlyIndexedShare(target: string, index: SessionIndex, source: AgentSource): Promise<boolean> {
+  if (!index.unchanged()) return false;
+  const uncovered: AgentHomes[] = [];
+  for (const a of await source.load()) {
+    const homes = a.homes.filter((h) => !index.homes.has(homeKey(a.reader.id, h)) && existsSync(h));
+    if (homes.length > 0) uncovered.push({ ...a, homes, linkFree: (a.linkFree ?? []).filter((h) => homes.includes(h)) });
+  }
+  if (uncovered.length === 0) return true;
+  const { discoverAll } = await import('./scan.js');
+  const { sessions } = await discoverAll(uncovered);
+  return !sessions.some((s) => s.session.sessionId.startsWith(target));
+}
+
+/**
  * The session with this exact id, else the one session whose id starts with it, from the scan's
  * index, verified against the files as they are now. Null (walk the homes instead) on a miss, on
  * more than one indexed candidate, on a file that changed, moved or vanished, and on an absent or
- * unusable index. A prefix is answered only when the index covers every home asked about and no
- * folder there (nor a file several sessions share) changed since the scan: a session written since
- * could share the prefix, and only a walk would see it.
+ * unusable index. A prefix is answered only when no session outside the index could share it (see
+ * `onlyIndexedShare`): a session written since the scan could, and only a walk would see it.
  */
 export async function lookupCachedId(
   target: string,
-  agents: AgentHomes[],
+  source: AgentSource,
   opts: CacheLookupOptions,
 ): Promise<{ reader: AgentReader; session: DiscoveredSession } | null> {
   if (target === '') return null;
   const index = readSessionIndex(opts.stateRoot, opts.readerVersion);
   if (index === null) return null;
-  const found = candidate(target, agents, index.sessions);
+  const found = candidates(target, source.ids, index.sessions);
   const only = found[0];
   if (only === undefined || found.length > 1) return null;
-  if (only.id !== target) {
-    // A home the scan did not walk (one learned since, like a project Aider ran in) holds nothing only if it is absent.
-    const covered = agents.every((a) => a.homes.every((h) => index.homes.has(homeKey(a.reader.id, h)) || !existsSync(h)));
-    if (!covered || !index.unchanged()) return null;
-  }
-  const agent = agents.find((a) => a.reader.id === only.agent);
-  if (agent === undefined) return null;
+  if (only.id !== target && !(await onlyIndexedShare(target, index, source))) return null;
+  const [agent] = await source.load([only.agent as AgentId]);
+  if (agent === undefined || agent.reader.id !== only.agent) return null;
   const session = await verified(only, agent);
   return session === null ? null : { reader: agent.reader, session };
 }

@@ -4,13 +4,20 @@
 import { mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 
 /** How many directories are remembered (each costs a stat or two per scan of such an agent). */
 export const maxKnownProjects = 1000;
 
-const fileSchema = z.object({ version: z.literal(1), projects: z.array(z.string()) });
+/**
+ * `{version: 1, projects: string[]}`, checked by hand: every command that reads sessions reads this
+ * file at start-up, and zod's load there cost more than the rest of a `tail` by id (measured).
+ */
+function projectsOf(v: unknown): string[] | null {
+  if (typeof v !== 'object' || v === null || (v as { version?: unknown }).version !== 1) return null;
+  const { projects } = v as { projects?: unknown };
+  return Array.isArray(projects) && projects.every((p) => typeof p === 'string') ? projects : null;
+}
 
 export function knownProjectsPath(stateRoot: string): string {
   return join(stateRoot, 'cache', 'known-projects.json');
@@ -19,8 +26,7 @@ export function knownProjectsPath(stateRoot: string): string {
 /** The remembered directories, newest first; none when the list is missing or not one. */
 export function readKnownProjects(stateRoot: string): string[] {
   try {
-    const parsed = fileSchema.safeParse(JSON.parse(readFileSync(knownProjectsPath(stateRoot), 'utf8')));
-    return parsed.success ? parsed.data.projects : [];
+    return projectsOf(JSON.parse(readFileSync(knownProjectsPath(stateRoot), 'utf8'))) ?? [];
   } catch {
     return [];
   }

@@ -1,7 +1,7 @@
 // Worker thread body: says it is ready once its modules have loaded, then summarises the sessions
 // the pool sends, one message each.
 import { parentPort } from 'node:worker_threads';
-import { readerFor } from '../agents/registry.js';
+import { readerFor } from '../agents/all-readers.js';
 import type { DiscoveredSession } from '../agents/types.js';
 import { errorMessage } from '../fs/errors.js';
 import { summariseSession } from './summarise.js';

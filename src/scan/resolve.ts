@@ -1,15 +1,34 @@
 // Finds the session `show` (and later `tail`, `keep`) is asked about: a path, an id or a unique prefix.
 import { stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import type { AgentReader, DiscoveredSession } from '../agents/types.js';
+import type { AgentHomes, AgentReader, DiscoveredSession } from '../agents/types.js';
 import { isNotFound } from '../fs/errors.js';
+import { agentIds, type AgentId } from '../record/types.js';
 import { lookupCachedId, type CacheLookupOptions } from './cache-lookup.js';
 import { ScanError } from './errors.js';
-import { discoverAll, type AgentHomes } from './scan.js';
 
 export interface Resolved {
   reader: AgentReader;
   session: DiscoveredSession;
+}
+
+/**
+ * The agents a command asks about, each reader loaded only when needed: a session the scan's index
+ * names loads its own agent's reader alone.
+ */
+export interface AgentSource {
+  /** The agents asked about, in the registry's order. */
+  readonly ids: readonly AgentId[];
+  /** Those of them named (every one by default) with their homes, in the registry's order. */
+  load(ids?: readonly AgentId[]): Promise<AgentHomes[]>;
+}
+
+/** A source over readers already loaded (tests, and callers that hold the list). */
+export function fixedAgents(agents: readonly AgentHomes[]): AgentSource {
+  return {
+    ids: agentIds.filter((id) => agents.some((a) => a.reader.id === id)),
+    load: async (ids) => agents.filter((a) => ids === undefined || ids.includes(a.reader.id)),
+  };
 }
 
 /** True when the argument reads as a path rather than an id. */
@@ -38,14 +57,16 @@ export async function resolvePathTarget(path: string, readers: readonly AgentRea
  * Finds a session by exact id, else by a prefix only one session has. With `cache`, an exact id the
  * scan cache holds (and the files still match) is answered without walking every home.
  */
-export async function resolveIdTarget(id: string, agents: AgentHomes[], cache?: CacheLookupOptions): Promise<Resolved> {
+export async function resolveIdTarget(id: string, source: AgentSource, cache?: CacheLookupOptions): Promise<Resolved> {
   // Every id starts with the empty prefix: a blank target would pick whichever session is alone.
   if (id.trim() === '')
     throw new ScanError('AmbiguousSession', 'an empty session id matches every session; give an id, a unique id prefix or a file');
   if (cache !== undefined) {
-    const hit = await lookupCachedId(id, agents, cache);
+    const hit = await lookupCachedId(id, source, cache);
     if (hit !== null) return hit;
   }
+  // The walk (and the scan code it lives in) loads only on a miss.
+  const [agents, { discoverAll }] = await Promise.all([source.load(), import('./scan.js')]);
   const { sessions } = await discoverAll(agents);
   const exact = sessions.filter((s) => s.session.sessionId === id);
   const matches = exact.length > 0 ? exact : sessions.filter((s) => s.session.sessionId.startsWith(id));
@@ -67,14 +88,11 @@ export async function resolveIdTarget(id: string, agents: AgentHomes[], cache?: 
   return first;
 }
 
-export async function resolveTarget(target: string, agents: AgentHomes[], cache?: CacheLookupOptions): Promise<Resolved> {
-  if (looksLikePath(target))
-    return resolvePathTarget(
-      target,
-      agents.map((a) => a.reader),
-    );
+export async function resolveTarget(target: string, source: AgentSource, cache?: CacheLookupOptions): Promise<Resolved> {
+  const readers = async (): Promise<AgentReader[]> => (await source.load()).map((a) => a.reader);
+  if (looksLikePath(target)) return resolvePathTarget(target, await readers());
   try {
-    return await resolveIdTarget(target, agents, cache);
+    return await resolveIdTarget(target, source, cache);
   } catch (error) {
     // An id that is also a file name in the current folder still works.
     if (error instanceof ScanError && error.code === 'SessionNotFound') {
@@ -83,10 +101,7 @@ export async function resolveTarget(target: string, agents: AgentHomes[], cache?
       } catch {
         throw error;
       }
-      return resolvePathTarget(
-        target,
-        agents.map((a) => a.reader),
-      );
+      return resolvePathTarget(target, await readers());
     }
     throw error;
   }

@@ -2,15 +2,18 @@
 // and a hash of its first bytes, so an unchanged home is listed (and its usage reported) without
 // parsing anything. The file is validated at load: a corrupt one is moved aside and rebuilt.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { type DiscoveredSession, type FileProblem, problemKinds } from '../agents/types.js';
+import { type FileProblem, problemKinds } from '../agents/types.js';
 import { errorMessage, isNotFound } from '../fs/errors.js';
 import { agentIds } from '../record/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { usageBucketsSchema } from '../usage/buckets.js';
 import type { SessionRow } from './session-row.js';
+
+// Kept where callers found it; it lives alone so a lookup by id keys a session without loading zod.
+export { sessionKey } from './session-key.js';
 
 /** Bump when a reader's output or the entry's shape changes so stale rows are never served. */
 export const scanCacheVersion = 4;
@@ -80,34 +83,6 @@ function untouched(text: string, digest: unknown): boolean {
 }
 
 export type CachedEntry = z.infer<typeof entrySchema>;
-
-const prefixBytes = 4096;
-
-async function prefixHash(path: string): Promise<string> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(prefixBytes);
-    const { bytesRead } = await handle.read(buf, 0, prefixBytes, 0);
-    return createHash('sha1').update(buf.subarray(0, bytesRead)).digest('base64url').slice(0, 16);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The cache key of a discovered session: every file's identity plus the main file's prefix hash. */
-export async function sessionKey(session: DiscoveredSession): Promise<string> {
-  const parts = session.files.map((f) => `${f.path}\u0000${f.size}\u0000${f.mtimeMs}`);
-  const main = session.files[0];
-  let prefix = '';
-  if (main !== undefined) {
-    try {
-      prefix = await prefixHash(main.path);
-    } catch {
-      prefix = 'unreadable';
-    }
-  }
-  return createHash('sha1').update(parts.join('\u0001')).update(prefix).digest('base64url');
-}
 
 /** The cache file under a state root. */
 export function scanCachePath(stateRoot: string): string {

@@ -1,7 +1,7 @@
 // Worker thread body: runs one session's message extraction off the sweep's thread, so a signal
 // stops the sweep at once (the thread is terminated) however long one large session takes to read.
 import { parentPort } from 'node:worker_threads';
-import { readerFor } from '../agents/registry.js';
+import { readerFor } from '../agents/all-readers.js';
 import type { DiscoveredSession } from '../agents/types.js';
 import { errorMessage } from '../fs/errors.js';
 import type { MessageResume } from '../record/message-index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readerFor } from '../agents/registry.js';
+import { readerFor } from '../agents/all-readers.js';
 import type { MessageRecord } from '../record/message-index.js';
 import type { AgentId } from '../record/types.js';
 import type { ErrorBody, HealthBody, SessionDetailBody, SessionsBody, UsageBody } from './api-types.js';

@@ -14,7 +14,7 @@ import * as pi from '../agents/pi/test-support/pi.js';
 import * as cline from '../agents/cline/test-support/tasks.js';
 import * as droid from '../agents/droid/test-support/session.js';
 import { Chat as QwenChat, say as qwenSay, writeChat as writeQwenChat } from '../agents/qwen/test-support/chat.js';
-import { readerFor } from '../agents/registry.js';
+import { readerFor } from '../agents/all-readers.js';
 import type { AgentId } from '../record/types.js';
 import { scan } from '../scan/scan.js';
 import { usageReport } from './collect.js';

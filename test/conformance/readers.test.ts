@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readers } from '../../src/agents/registry.js';
+import { readers } from '../../src/agents/all-readers.js';
 import type { AgentReader, DiscoveredSession, HomeLookup } from '../../src/agents/types.js';
 import { Catalog } from '../../src/custody/catalog.js';
 import { agentOfSource } from '../../src/names/sources.js';

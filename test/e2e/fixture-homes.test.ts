@@ -1,7 +1,7 @@
 // The built CLI over a user home holding every agent's default home, written by the project's own
 // fixtures: runs on any clone (the real-log version of this test needs the corpus).
 import { describe, expect, it } from 'vitest';
-import { readers } from '../../src/agents/registry.js';
+import { readers } from '../../src/agents/all-readers.js';
 import { agentIds } from '../../src/record/types.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';

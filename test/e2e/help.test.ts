@@ -1,6 +1,6 @@
 // Help text derived from the registry: every agent's home variables and ids, none typed by hand.
 import { describe, expect, it } from 'vitest';
-import { readers } from '../../src/agents/registry.js';
+import { readers } from '../../src/agents/all-readers.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
 import type { Turn } from '../../record/types.js';
-import { readers } from '../registry.js';
+import { readers } from '../all-readers.js';
 import { droidReader } from './index.js';
 import { Session, say, think, use, writeSession } from './test-support/session.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
 import type { Turn } from '../../record/types.js';
-import { readers } from '../registry.js';
+import { readers } from '../all-readers.js';
 import { qwenReader } from './index.js';
 import { callPart, Chat, chatsDir, say, think, writeChat } from './test-support/chat.js';
 

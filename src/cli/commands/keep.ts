@@ -58,7 +58,7 @@ function printText(report: KeepReport, byId: boolean, ctx: CliContext): void {
 export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const ids = args.positionals;
   if (flag(args, 'all') && ids.length > 0) throw new UsageError('give --all or session ids, not both');
-  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const agents = selectAgents(await ctx.agents(), await parseAgentList(flagValues(args, 'agent')));
   const catalog = await Catalog.open({ stateRoot: ctx.stateRoot, agents, version: ctx.version, now: ctx.now });
   const installationName = flagValue(args, 'installation');
   if (installationName !== undefined && catalog.scopes.length !== 1) {

@@ -3,7 +3,7 @@
 // root, never into the agent's files.
 import { flag, flagValues, UsageError, type ParsedArgs } from '../args.js';
 import { parseAgentList } from '../agent-flag.js';
-import { selectAgents, type CliContext } from '../context.js';
+import { agentSource, type CliContext } from '../context.js';
 import { resolveTarget } from '../../scan/resolve.js';
 import { renameSession } from '../../names/session-names.js';
 import { stripControls } from '../../text/control-chars.js';
@@ -12,7 +12,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const [target, ...words] = args.positionals;
   if (target === undefined || words.length === 0)
     throw new UsageError('rename takes a session (an id, a unique id prefix or a file) and the new name');
-  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const agents = agentSource(ctx, await parseAgentList(flagValues(args, 'agent')));
   const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
   // Names are stored without control characters: a name is for reading, never for driving a terminal.
   const { text: name, removed } = stripControls(words.join(' '));

@@ -61,7 +61,7 @@ function table(rows: readonly SessionRow[], ctx: CliContext): string {
 }
 
 export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
-  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const agents = selectAgents(await ctx.agents(), await parseAgentList(flagValues(args, 'agent')));
   const json = flag(args, 'json');
   const progress = progressBar(ctx.stderr, 'scanning', true);
   const report = await scan({

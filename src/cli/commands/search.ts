@@ -90,7 +90,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   if (terms.length === 0) throw new UsageError('give the terms to search for, e.g. `agentlog search cursor bug`');
   const limit = intFlag(args, 'limit', 1, queryLimits.maxLimit);
   const windowDays = intFlag(args, 'window-days', 0, 36_500);
-  const agents = parseAgentList(flagValues(args, 'agent'));
+  const agents = await parseAgentList(flagValues(args, 'agent'));
   const root = storeRoot(ctx.stateRoot);
   const body = await searchThrough(
     {

@@ -1,12 +1,10 @@
 // `agentlog show <file-or-session-id>`: one session, readable, as JSON, or as Markdown.
 import { flag, flagValue, flagValues, type ParsedArgs, UsageError } from '../args.js';
 import { parseAgentList } from '../agent-flag.js';
-import { selectAgents } from '../context.js';
+import { agentSource } from '../context.js';
 import type { CliContext } from '../context.js';
 import type { AgentReader, DiscoveredSession } from '../../agents/types.js';
 import { resolveTarget } from '../../scan/resolve.js';
-import { sessionName } from '../../names/session-names.js';
-import { readOverlay } from '../../names/overlay.js';
 import { reason } from '../../errors.js';
 import { ScanError } from '../../scan/errors.js';
 import { finaliseRecord } from '../../record/finalise.js';
@@ -28,7 +26,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   if (!isDetail(detail)) throw new UsageError(`--detail must be one of ${detailLevels.join(', ')}`);
   if ([flag(args, 'json'), flag(args, 'markdown'), flag(args, 'html')].filter(Boolean).length > 1)
     throw new UsageError('choose one of --json, --markdown and --html');
-  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const agents = agentSource(ctx, await parseAgentList(flagValues(args, 'agent')));
   const { reader, session } = await resolveTarget(target, agents, { stateRoot: ctx.stateRoot, readerVersion: ctx.version });
   const asSent = flag(args, 'as-sent');
   if (asSent && (flag(args, 'markdown') || flag(args, 'html')))
@@ -115,6 +113,8 @@ async function showParsed(
     write('\n');
     return 0;
   }
+  // The names (the overlay's validation, every reader's spellings) load only for these outputs.
+  const [{ readOverlay }, { sessionName }] = await Promise.all([import('../../names/overlay.js'), import('../../names/session-names.js')]);
   // `sessionName` reads an unreadable overlay as no name; say why the name is missing, as scan does.
   const overlayProblem = await readOverlay(ctx.stateRoot).then(
     () => null,

@@ -62,7 +62,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const real = cachedRealPath();
   const progress = progressBar(ctx.stderr, dryRun ? 'sync (dry run)' : 'sync', !json);
   const report = await runSync({
-    agents: selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent'))),
+    agents: selectAgents(await ctx.agents(), await parseAgentList(flagValues(args, 'agent'))),
     allow,
     real,
     homes: homeForms(ctx.userHome, real),

@@ -2,12 +2,11 @@
 // (vendor tree first, then the kept copy), and with --follow the new ones as they are written.
 import { flag, flagValue, flagValues, UsageError, type ParsedArgs } from '../args.js';
 import { parseAgentList } from '../agent-flag.js';
-import { selectAgents, type CliContext } from '../context.js';
+import { agentSource, type CliContext } from '../context.js';
 import { shortTime } from '../render/format.js';
 import { defaultTailLines } from './index.js';
-import { looksLikePath, resolveIdTarget, resolvePathTarget } from '../../scan/resolve.js';
+import { type AgentSource, looksLikePath, resolveIdTarget, resolvePathTarget } from '../../scan/resolve.js';
 import { Catalog, isCustodyError, type Entry } from '../../custody/index.js';
-import type { AgentHomes } from '../../scan/scan.js';
 import { type CacheLookupOptions, lookupCachedId } from '../../scan/cache-lookup.js';
 
 function entryLine(e: Entry): string {
@@ -24,7 +23,7 @@ function parseLines(raw: string | undefined): number {
 }
 
 /** The full id for an exact id or a unique prefix (kept copies included). */
-async function fullId(target: string, catalog: Catalog, agents: AgentHomes[], cache: CacheLookupOptions): Promise<string> {
+async function fullId(target: string, catalog: Catalog, agents: AgentSource, cache: CacheLookupOptions): Promise<string> {
   if ((await catalog.locate(target)) !== null) return target;
   try {
     return (await resolveIdTarget(target, agents, cache)).session.sessionId;
@@ -38,9 +37,10 @@ async function fullId(target: string, catalog: Catalog, agents: AgentHomes[], ca
  * The catalog and session id for what `show` would take: a file or folder (claimed as `show`
  * claims it, read from the agent home it lies in), else an id or a unique prefix.
  */
-async function openTarget(target: string, agents: AgentHomes[], ctx: CliContext): Promise<{ catalog: Catalog; id: string }> {
+async function openTarget(target: string, source: AgentSource, ctx: CliContext): Promise<{ catalog: Catalog; id: string }> {
   const options = { stateRoot: ctx.stateRoot, version: ctx.version, now: ctx.now };
   if (looksLikePath(target)) {
+    const agents = await source.load();
     const { reader, session } = await resolvePathTarget(
       target,
       agents.map((a) => a.reader),
@@ -56,15 +56,15 @@ async function openTarget(target: string, agents: AgentHomes[], ctx: CliContext)
     return { catalog, id: session.sessionId };
   }
   const cache = { stateRoot: ctx.stateRoot, readerVersion: ctx.version };
-  // An exact id the scan cache knows, verified against the files: custody then looks in that one
-  // home instead of every agent's (a miss, a prefix or a kept-only session walk them all as before).
-  const cached = await lookupCachedId(target, agents, cache);
+  // An id the scan cache knows, verified against the files: custody then looks in that one
+  // home instead of every agent's (a miss or a kept-only session walks them all as before).
+  const cached = await lookupCachedId(target, source, cache);
   if (cached !== null) {
     const one = await Catalog.open({ ...options, agents: [{ reader: cached.reader, homes: [cached.session.home] }] });
     if ((await one.locate(cached.session.sessionId)) !== null) return { catalog: one, id: cached.session.sessionId };
   }
-  const catalog = await Catalog.open({ ...options, agents });
-  return { catalog, id: await fullId(target, catalog, agents, cache) };
+  const catalog = await Catalog.open({ ...options, agents: await source.load() });
+  return { catalog, id: await fullId(target, catalog, source, cache) };
 }
 
 function writeEntries(entries: readonly Entry[], ctx: CliContext): void {
@@ -76,7 +76,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   if (target === undefined || args.positionals.length > 1)
     throw new UsageError('tail takes one session: a file, a folder, an id or a unique id prefix');
   const limit = parseLines(flagValue(args, 'lines'));
-  const agents = selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent')));
+  const agents = agentSource(ctx, await parseAgentList(flagValues(args, 'agent')));
   const { catalog, id } = await openTarget(target, agents, ctx);
   const page = await catalog.lastEntries(id, limit);
   const json = flag(args, 'json');

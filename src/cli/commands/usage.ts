@@ -77,7 +77,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const json = flag(args, 'json');
   const progress = progressBar(ctx.stderr, 'reading usage', true);
   const report = await usageReport({
-    agents: selectAgents(await ctx.agents(), parseAgentList(flagValues(args, 'agent'))),
+    agents: selectAgents(await ctx.agents(), await parseAgentList(flagValues(args, 'agent'))),
     stateRoot: ctx.stateRoot,
     userHome: ctx.userHome,
     readerVersion: ctx.version,

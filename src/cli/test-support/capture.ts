@@ -1,6 +1,6 @@
 // An in-process CLI context for tests: homes under a temporary folder, outputs captured write by write.
 import { join } from 'node:path';
-import { readers } from '../../agents/registry.js';
+import { readers } from '../../agents/all-readers.js';
 import { agentHomes, type CliContext, type Output } from '../context.js';
 
 export interface Captured extends Output {
@@ -36,7 +36,7 @@ export function captureContext(home: string, color = false): CliContext & { stdo
     lookup,
     color,
     version: '0.0.0-test',
-    agents: async () => agentHomes(lookup, readers),
+    agents: async (ids) => agentHomes(lookup, ids === undefined ? readers : readers.filter((r) => ids.includes(r.id))),
     interrupted: () => new Promise<string>(() => undefined),
     stopSignal: () => new AbortController().signal,
     stopCode: () => 130,

@@ -2,7 +2,7 @@
 // filled from the corpus and the agents' own fixtures, with a store and an app over it.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readers } from '../../agents/registry.js';
+import { readers } from '../../agents/all-readers.js';
 import { agentHomes } from '../../cli/context.js';
 import type { HomeLookup } from '../../agents/types.js';
 import { FixtureSession } from '../../agents/intendant/test-support/fixture.js';
