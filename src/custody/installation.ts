@@ -4,24 +4,37 @@
 import { sha256Hex } from '../fs/hash.js';
 import { readdirSync, readFileSync, realpathSync, lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { agentIds, type AgentId } from '../record/types.js';
 import { CustodyError, custodyErrors, printable } from './errors.js';
 import { installationFile, keptBase, keptRoot, uniqueTempPath } from './paths.js';
 import { ensureDirs, lstatNow } from './safe-fs.js';
 
-const installationSchema = z.object({
-  version: z.literal(1),
-  key: z.string(),
-  agent: z.enum(agentIds),
+export interface InstallationRecord {
+  version: 1;
+  key: string;
+  agent: AgentId;
   /** The home as configured (resolved), and its real path: either identifies the installation. */
-  home: z.string(),
-  canonical_home: z.string(),
-  created_at: z.string(),
-  agentlog_version: z.string(),
-});
-export type InstallationRecord = z.infer<typeof installationSchema>;
+  home: string;
+  canonical_home: string;
+  created_at: string;
+  agentlog_version: string;
+}
+
+const recordStrings = ['key', 'home', 'canonical_home', 'created_at', 'agentlog_version'] as const;
+
+/**
+ * An installation.json checked by hand, field by field: every command that reads sessions lists
+ * the installations at start-up, and loading zod there cost more than a `show` by id (measured).
+ */
+function asRecord(v: unknown): InstallationRecord | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const r = v as Record<string, unknown>;
+  if (r.version !== 1 || !(agentIds as readonly unknown[]).includes(r.agent)) return null;
+  if (!recordStrings.every((k) => typeof r[k] === 'string')) return null;
+  const { version, key, agent, home, canonical_home, created_at, agentlog_version } = r as unknown as InstallationRecord;
+  return { version, key, agent, home, canonical_home, created_at, agentlog_version };
+}
 
 export interface Installation {
   key: string;
@@ -61,8 +74,7 @@ export function canonicalHomeSync(home: string): string {
 
 function parseRecord(text: string): InstallationRecord | null {
   try {
-    const parsed = installationSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    return asRecord(JSON.parse(text));
   } catch {
     return null;
   }
