@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
-import { forEachLine } from './read-lines.js';
+import { forEachLine, forEachRawLine } from './read-lines.js';
 import { forEachJsonObject } from './read-jsonl.js';
 
 describe('forEachLine', () => {
@@ -42,5 +42,26 @@ describe('forEachJsonObject', () => {
     expect(objs).toEqual([{ a: 1 }, { b: 2 }]);
     expect(r.badLines).toBe(2);
     expect(r.tornTail).toBe(true);
+  });
+});
+
+describe('forEachRawLine buffer reuse', () => {
+  it('reads a file after a larger one, and a file inside another read, with no stale bytes', async () => {
+    const dir = await tempDir();
+    const big = join(dir, 'big.jsonl');
+    const small = join(dir, 'small.jsonl');
+    await writeFile(big, `${'b'.repeat(3 << 20)}\n${'c'.repeat(100)}\n`);
+    await writeFile(small, 'one\ntwo');
+    const lengths: number[] = [];
+    forEachRawLine(big, (_b, start, end) => void lengths.push(end - start));
+    expect(lengths).toEqual([3 << 20, 100]);
+    const outer: string[] = [];
+    const inner: string[] = [];
+    forEachRawLine(small, (buf, start, end) => {
+      forEachRawLine(big, (b, s) => void inner.push(b.toString('latin1', s, s + 1)));
+      outer.push(buf.toString('utf8', start, end));
+    });
+    expect(outer).toEqual(['one', 'two']);
+    expect(inner).toEqual(['b', 'c', 'b', 'c']);
   });
 });

@@ -47,8 +47,27 @@ export interface ReadLinesResult {
 }
 
 const defaultChunk = 2 << 20;
-/** The least a read buffer is cut to for a small file: one page cluster. */
-const minChunk = 64 * 1024;
+
+/**
+ * The read buffer of the last call that finished, lent to the next one: a scan reads thousands of
+ * files, and a fresh buffer each is memory the kernel must map on the first read into it (the read
+ * time of a cold scan doubled) and external memory that forces garbage collections. A nested call
+ * (a handler reading another file) finds none to borrow and allocates its own.
+ */
+let spare: Buffer | null = null;
+
+function borrowChunk(bytes: number): Buffer {
+  if (spare !== null && spare.length >= bytes) {
+    const b = spare;
+    spare = null;
+    return b;
+  }
+  return Buffer.allocUnsafe(bytes);
+}
+
+function returnChunk(b: Buffer): void {
+  if (spare === null || b.length > spare.length) spare = b;
+}
 
 /**
  * Calls `onLine` for every line of `path` from `opts.start`. A trailing `\r` is removed.
@@ -73,12 +92,11 @@ export type RawLineHandler = (buf: Buffer, start: number, end: number, info: Lin
  */
 export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLinesOptions = {}): ReadLinesResult {
   const { fd, size } = openRegularSync(path);
+  const chunkBytes = opts.chunkBytes ?? defaultChunk;
+  // A borrowed buffer may be larger than asked for: reads still take `chunkBytes` at a time.
+  const chunk = borrowChunk(chunkBytes);
   try {
     const maxLine = opts.maxLineBytes ?? Number.POSITIVE_INFINITY;
-    // A buffer no larger than what is left to read: a scan opens thousands of small files, and a
-    // fresh 2 MiB each counts as external memory that forces a full garbage collection every few
-    // dozen files.
-    const chunk = Buffer.allocUnsafe(opts.chunkBytes ?? Math.min(defaultChunk, Math.max(minChunk, size - (opts.start ?? 0) + 1)));
     let position = opts.start ?? 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -117,7 +135,7 @@ export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLi
     };
 
     while (position < size) {
-      const bytesRead = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position);
+      const bytesRead = readSync(fd, chunk, 0, Math.min(chunkBytes, size - position), position);
       if (bytesRead === 0) break;
       let start = 0;
       while (start < bytesRead) {
@@ -167,6 +185,7 @@ export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLi
     }
     return result;
   } finally {
+    returnChunk(chunk);
     closeSync(fd);
   }
 }

@@ -5,8 +5,6 @@ import { forEachRawLine, type ReadLinesOptions } from '../../fs/read-lines.js';
 import { parseObjectLine, type JsonObject } from '../../json/narrow.js';
 import { cutLine, minCutLineBytes } from './summary-line.js';
 
-const chunkBytes = 2 << 20;
-
 /**
  * Calls `onObject` for each JSON object line of `path` and returns the bad-line count, with the same
  * rules as `forEachJsonObject`: blank lines ignored, a trailing `\r` dropped, a torn final line not
@@ -40,7 +38,7 @@ export function forEachSummaryObject(
     }
   };
 
-  const opts: ReadLinesOptions = { maxLineBytes, chunkBytes };
+  const opts: ReadLinesOptions = { maxLineBytes };
   if (clipLongLines !== undefined) opts.clipLongLines = clipLongLines;
   const r = forEachRawLine(path, (buf, start, end, info) => line(buf, start, end, info.complete), opts);
   return { bad: bad + r.oversizedLines, notObjects, clipped: r.clippedLines };
