@@ -96,6 +96,10 @@ export class PostgresDriver implements SqlDriver {
     );
   }
 
+  changeStamp(): null {
+    return null;
+  }
+
   /** Creates the schema when missing (outside the migration, which runs inside it). */
   async ensureSchema(schema: string): Promise<void> {
     const sql = `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`;
