@@ -61,7 +61,7 @@ function cpuMs(pid) {
 /** A child process serving on a free port; resolves with its URL (read from its first stdout line). */
 function serve(args, json = true) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
