@@ -23,6 +23,13 @@ export interface SqlDriver extends SqlRunner {
    * the other. `exec` runs a whole SQL file (several statements).
    */
   migrationTransaction<T>(fn: (tx: SqlRunner & { exec(sql: string): Promise<void> }) => Promise<T>): Promise<T>;
+  /**
+   * A value that moves whenever a commit (by this process or any other) may have changed what a
+   * read returns, read before the read it vouches for; null when the driver cannot tell (PostgreSQL:
+   * other hub processes commit without telling this one) or a transaction is open, and then
+   * nothing read may be kept.
+   */
+  changeStamp(): string | null;
   close(): Promise<void>;
 }
 

@@ -4,6 +4,7 @@
 import { ulid } from 'ulid';
 import { AgentlogError } from '../errors.js';
 import { applyMigrations, migrationsDir, readMigrations } from './migrations.js';
+import { StampedCache } from './page-cache.js';
 import { isUniqueViolation, type SqlDriver, type SqlRunner, type SqlValue } from './sql-driver.js';
 import type {
   AddedUser,
@@ -158,6 +159,9 @@ export class SqlStore implements HubStore {
   /** The listing's row expression, written once for the dialect. */
   private readonly sourceJson: string;
 
+  /** Listing pages while nothing has been committed since (only where the driver can tell). */
+  private readonly pages = new StampedCache<SourcePageJson>(512);
+
   constructor(
     readonly driver: SqlDriver,
     private readonly sql: DialectSql,
@@ -281,6 +285,18 @@ export class SqlStore implements HubStore {
   }
 
   async listSourcesJson(who: Principal, q: SourceQuery): Promise<SourcePageJson> {
+    // Read before the query: a commit after this moves the stamp past the page filed under it.
+    const stamp = this.driver.changeStamp();
+    const scopes = readableScopes(who);
+    const key = JSON.stringify([scopes, q.kind, q.project, q.agent, q.before, q.limit]);
+    const kept = stamp === null ? undefined : this.pages.get(stamp, key);
+    if (kept !== undefined) return kept;
+    const page = await this.readSourcePage(scopes, q);
+    if (stamp !== null) this.pages.set(stamp, key, page);
+    return page;
+  }
+
+  private async readSourcePage(scopes: readonly [string, string], q: SourceQuery): Promise<SourcePageJson> {
     let filters = '';
     const filterParams: SqlValue[] = [];
     for (const [column, value] of [
@@ -300,7 +316,6 @@ export class SqlStore implements HubStore {
     // here: `scope_key IN (…) ORDER BY id` would read and sort every row the asker may see, and a
     // UNION ALL of the two ranges made SQLite sort both again in temporary B-trees (twice the cost).
     const range = `SELECT id, ${this.sourceJson} AS json FROM sources WHERE scope_key = ?${filters} ORDER BY id DESC LIMIT ?`;
-    const scopes = readableScopes(who);
     let rows: { id: string; json: string }[];
     if (this.driver.dialect === 'postgres') {
       // PostgreSQL merges the two ranges itself (a merge append, no sort) in one round trip; two

@@ -16,25 +16,42 @@ export interface PostgresOptions {
 /** The advisory lock key of hub migrations (any constant; "agentlog" in ASCII, folded to 32 bits). */
 const migrationLockKey = 0x61676c68;
 
-const numbered = new Map<string, string>();
+/** A statement as pg runs it: placeholders numbered, and a name so each pooled connection parses and plans it once. */
+interface Prepared {
+  name: string | undefined;
+  text: string;
+}
 
-/** `?` → `$1, $2…` (the shared SQL never has a `?` inside a literal). */
-export function numberPlaceholders(sql: string): string {
-  let out = numbered.get(sql);
+const prepared = new Map<string, Prepared>();
+/**
+ * Statements past this many distinct texts run unnamed (parsed and planned on every call): the
+ * texts are the store's own, but `IN (?, ?, …)` lists vary in length, and a server-side prepared
+ * statement lives as long as its connection.
+ */
+const namedLimit = 200;
+
+/** `?` → `$1, $2…` (the shared SQL never has a `?` inside a literal), named while there are few. */
+function prepare(sql: string): Prepared {
+  let out = prepared.get(sql);
   if (out === undefined) {
     let n = 0;
-    out = sql.replace(/\?/g, () => `$${++n}`);
-    numbered.set(sql, out);
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    out = { name: prepared.size < namedLimit ? `agentlog_${prepared.size}` : undefined, text };
+    if (prepared.size < 2 * namedLimit) prepared.set(sql, out);
   }
   return out;
 }
 
+/** A listing answers with two round trips (the token, the page); parsing and planning each again cost as much as running it. */
+function query(client: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult> {
+  const { name, text } = prepare(sql);
+  return client.query(name === undefined ? { text, values: params as SqlValue[] } : { name, text, values: params as SqlValue[] });
+}
+
 function runnerOn(client: pg.Pool | pg.PoolClient): SqlRunner {
   return {
-    all: <T>(sql: string, params: readonly SqlValue[] = []) =>
-      wrapQuery(sql, async () => (await client.query(numberPlaceholders(sql), params as SqlValue[])).rows as T[]),
-    run: (sql: string, params: readonly SqlValue[] = []) =>
-      wrapQuery(sql, async () => (await client.query(numberPlaceholders(sql), params as SqlValue[])).rowCount ?? 0),
+    all: <T>(sql: string, params: readonly SqlValue[] = []) => wrapQuery(sql, async () => (await query(client, sql, params)).rows as T[]),
+    run: (sql: string, params: readonly SqlValue[] = []) => wrapQuery(sql, async () => (await query(client, sql, params)).rowCount ?? 0),
   };
 }
 
@@ -94,6 +111,10 @@ export class PostgresDriver implements SqlDriver {
       (c) => ({ ...runnerOn(c), exec: (sql: string) => wrapQuery(sql, async () => void (await c.query(sql))) }),
       `SELECT pg_advisory_xact_lock(${migrationLockKey})`,
     );
+  }
+
+  changeStamp(): null {
+    return null;
   }
 
   /** Creates the schema when missing (outside the migration, which runs inside it). */

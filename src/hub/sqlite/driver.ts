@@ -29,6 +29,9 @@ export class SqliteDriver implements SqlDriver {
   private readonly statements = new Map<string, Statement>();
   private readonly queue = new Queue();
   private busy = 0;
+  /** Commits (and rollbacks) on this connection: `PRAGMA data_version` counts only other connections'. */
+  private writes = 0;
+  private readonly dataVersion: Database.Statement<unknown[], number>;
   private readonly waitMs: number;
 
   constructor(path: string, opts: SqliteOptions = {}) {
@@ -41,6 +44,7 @@ export class SqliteDriver implements SqlDriver {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
+    this.dataVersion = this.db.prepare<unknown[], number>('PRAGMA data_version').pluck();
   }
 
   private prepare(sql: string): Statement {
@@ -53,8 +57,17 @@ export class SqliteDriver implements SqlDriver {
   }
 
   private readonly direct: SqlRunner = {
-    all: <T>(sql: string, params: readonly SqlValue[] = []) => wrapQuery(sql, () => this.prepare(sql).all(...params) as T[]),
-    run: (sql: string, params: readonly SqlValue[] = []) => wrapQuery(sql, () => this.prepare(sql).run(...params).changes),
+    all: <T>(sql: string, params: readonly SqlValue[] = []) =>
+      wrapQuery(sql, () => {
+        const statement = this.prepare(sql);
+        if (!statement.readonly) this.writes++;
+        return statement.all(...params) as T[];
+      }),
+    run: (sql: string, params: readonly SqlValue[] = []) =>
+      wrapQuery(sql, () => {
+        this.writes++;
+        return this.prepare(sql).run(...params).changes;
+      }),
   };
 
   all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
@@ -81,6 +94,7 @@ export class SqliteDriver implements SqlDriver {
         }
       })
       .finally(() => {
+        this.writes++;
         this.busy--;
       });
   }
@@ -107,6 +121,12 @@ export class SqliteDriver implements SqlDriver {
   migrationTransaction<T>(fn: (tx: SqlRunner & { exec(sql: string): Promise<void> }) => Promise<T>): Promise<T> {
     const runner = { ...this.direct, exec: (sql: string) => wrapQuery(sql, () => void this.db.exec(sql)) };
     return this.inTransaction('BEGIN IMMEDIATE', runner, fn);
+  }
+
+  changeStamp(): string | null {
+    // Inside a transaction a read waits its turn and may see the transaction's own writes.
+    if (this.busy > 0) return null;
+    return `${this.writes}.${this.dataVersion.get()}`;
   }
 
   async close(): Promise<void> {

@@ -208,6 +208,35 @@ export function conformance(name: string, make: () => Backend): void {
       expect(text.next).toBeNull();
     });
 
+    it('a listing read again sees every commit since: this store’s, a project gained, another process’s', async () => {
+      const ids = async (who: Principal) => (await store.listSources(who, { limit: 10 })).rows.map((r) => [r.id, r.project]);
+      expect(await ids(ann)).toEqual([]);
+      const first = (await store.ingestSource(ann, source('v1'), id(), at(1))).row.id;
+      expect(await ids(ann)).toEqual([[first, null]]);
+      expect(await ids(ann)).toEqual([[first, null]]);
+      await store.ingestSource(ann, source('v1', { project: 'gained' }), id(), at(2));
+      expect(await ids(ann)).toEqual([[first, 'gained']]);
+      const shared = (await store.ingestSource(bob, source('v2', { scope: 'shared' }), id(), at(3))).row.id;
+      expect(await ids(ann)).toEqual([
+        [shared, null],
+        [first, 'gained'],
+      ]);
+      await expect(store.ingestSource({ ...ann, userId: 'nobody' }, source('v3'), id(), at(4))).rejects.toBeInstanceOf(HubQueryError);
+      expect(await ids(ann)).toHaveLength(2);
+
+      const before = store.driver.changeStamp();
+      const other = await backend.openAgain();
+      try {
+        const theirs = (await other.ingestSource(ann, source('v4'), id(), at(5))).row.id;
+        // A driver that keeps pages must see another connection's commit move its stamp.
+        if (before !== null) expect(store.driver.changeStamp()).not.toBe(before);
+        expect((await ids(ann))[0]).toEqual([theirs, null]);
+        expect(await ids(eve)).toEqual([]);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('reading one source: its body to those who may read it; not-yours and missing are the same null', async () => {
       const own = await store.ingestSource(ann, source('{"turns":[]}'), id(), at(1));
       const shared = await store.ingestSource(ann, source('{"s":1}', { scope: 'shared' }), id(), at(2));
