@@ -13,7 +13,7 @@ import { usageBucketsSchema } from '../usage/buckets.js';
 import type { SessionRow } from './session-row.js';
 
 /** Bump when a reader's output or the entry's shape changes so stale rows are never served. */
-export const scanCacheVersion = 4;
+export const scanCacheVersion = 5;
 
 const count = z.number().int().nonnegative();
 const totalsSchema = z.object({
