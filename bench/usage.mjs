@@ -1,8 +1,9 @@
 // Usage benchmark: `node bench/usage.mjs <home>` (after `npm run build`). `agentlog usage daily
 // --json` cold (empty state root) and on an unchanged home, beside `scan --json` cold (the goal:
 // usage cold within 1.5× of it) and `ccusage daily --json --offline` on the same home; then the
-// token totals of both for Claude Code (the agent both read the same way), which must be equal.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// token totals of both: Claude Code's per day, then every other agent both read, where the two count
+// by different rules with ccusage's figure carried over by the rule so the difference left is 0.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,95 @@ const both = [
   ['copilot', 'copilot'],
 ];
 const tokens = (t) => [t.inputTokens, t.outputTokens, t.cacheCreationTokens, t.cacheReadTokens];
+
+const four = ['input_tokens', 'output_tokens', 'cache_creation_tokens', 'cache_read_tokens'];
+/** Sums `scan --json` rows' totals (`field`: the main agent's own, or with subagents). */
+const scanSum = (rows, field, key) => rows.reduce((a, r) => a + r[field][key], 0);
+const plus = (a, b) => a.map((v, i) => v + b[i]);
+const minus = (a, b) => a.map((v, i) => v - b[i]);
+const list = (v) => `[${v.join(', ')}]`;
+
+/**
+ * Copilot's shutdown metrics from the events files: summed over every lifetime as agentlog counts
+ * them (input less cache reads); ccusage 20's reading (per session and model the largest of each
+ * figure, input less cache reads and writes); and between the two, the largest with agentlog's input.
+ */
+function copilotShutdowns() {
+  const root = join(home, '.copilot', 'session-state');
+  const all = [0, 0, 0, 0];
+  const largest = [0, 0, 0, 0];
+  const largestOwnInput = [0, 0, 0, 0];
+  let resumed = 0;
+  for (const dir of existsSync(root) ? readdirSync(root) : []) {
+    const file = join(root, dir, 'events.jsonl');
+    if (!existsSync(file)) continue;
+    const byModel = new Map();
+    let shutdowns = 0;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.includes('"session.shutdown"')) continue;
+      shutdowns++;
+      for (const [model, metric] of Object.entries(JSON.parse(line).data?.modelMetrics ?? {})) {
+        const u = metric.usage ?? {};
+        const [input, output, write, read] = [u.inputTokens ?? 0, u.outputTokens ?? 0, u.cacheWriteTokens ?? 0, u.cacheReadTokens ?? 0];
+        const counts = [input - read, output, write, read];
+        for (let i = 0; i < 4; i++) all[i] += counts[i];
+        const seen = byModel.get(model) ?? [[0, 0, 0, 0], 0];
+        byModel.set(model, [seen[0].map((v, i) => Math.max(v, counts[i])), Math.max(seen[1], input - read - write)]);
+      }
+    }
+    if (shutdowns > 1) resumed++;
+    for (const [max, theirInput] of byModel.values())
+      for (let i = 0; i < 4; i++) {
+        largestOwnInput[i] += max[i];
+        largest[i] += i === 0 ? theirInput : max[i];
+      }
+  }
+  return { all, largest, largestOwnInput, resumed };
+}
+
+/**
+ * ccusage's figures carried over to agentlog's rule, for the agents the two count differently.
+ * Each takes ccusage's four counts and agentlog's `scan --json` for the agent.
+ */
+const explained = {
+  // Qwen Code's promptTokenCount holds the cache reads and candidatesTokenCount the thoughts, and
+  // ccusage shows both as they stand; agentlog counts each token once (input without cache reads,
+  // output without reasoning) and adds the subagents' executionSummary tokens ccusage does not read.
+  qwen(theirs, scanned) {
+    const rows = scanned.sessions;
+    const reasoning = scanSum(rows, 'totals', 'reasoning_tokens');
+    const subagents = four.map((k) => scanSum(rows, 'totals_with_subagents', k) - scanSum(rows, 'totals', k));
+    const once = [theirs[0] - theirs[3], theirs[1] - reasoning, theirs[2], theirs[3]];
+    return {
+      figures: plus(once, subagents),
+      steps: [
+        `ccusage's input less its cache reads (${theirs[3]}), its output less the reasoning (${reasoning}): ${list(once)}`,
+        `+ the subagents (task executionSummary) ccusage does not read: ${list(subagents)}`,
+      ],
+    };
+  },
+  // ccusage reads Goose's sessions.db only; agentlog also reads the legacy <id>.jsonl sessions that
+  // are not in the database (those that are count once, as the database's).
+  goose(theirs, scanned) {
+    const legacy = scanned.sessions.filter((r) => r.file.endsWith('.jsonl'));
+    const extra = four.map((k) => scanSum(legacy, 'totals', k));
+    return { figures: plus(theirs, extra), steps: [`+ ${legacy.length} legacy .jsonl sessions ccusage does not read: ${list(extra)}`] };
+  },
+  // Each Copilot process lifetime ends with a session.shutdown stating that lifetime's usage per
+  // model (a resume restores no token counts): agentlog sums them; ccusage keeps, per session and
+  // model, the largest of each figure, as if they were cumulative, and takes cache writes out of input too.
+  copilot(theirs) {
+    const { all, largest, largestOwnInput, resumed } = copilotShutdowns();
+    return {
+      figures: plus(theirs, minus(all, largest)),
+      steps: [
+        `ccusage's rule recomputed from the events files: ${list(largest)} (ccusage minus it: ${list(minus(theirs, largest))})`,
+        `+ the cache writes ccusage also takes out of input: ${list(minus(largestOwnInput, largest))}`,
+        `+ the earlier lifetimes of ${resumed} resumed sessions ccusage drops: ${list(minus(all, largestOwnInput))}`,
+      ],
+    };
+  },
+};
 
 function ours(args, state) {
   const r = timed(cli, args, agentEnv(home, state));
@@ -101,20 +191,38 @@ try {
     const dayDiff = a.daily.filter((d, i) => JSON.stringify(tokens(d)) !== JSON.stringify(tokens(b.daily[i] ?? {}))).length;
     console.log(`  claude code days whose tokens differ from ccusage's: ${dayDiff} of ${a.daily.length}`);
     // The other agents both read, each through ccusage's own sub-command on the same home, against
-    // agentlog's warm cache: [input, output, cache write, cache read].
+    // agentlog's warm cache: [input, output, cache write, cache read]. Where the two count by
+    // different rules, ccusage's figure is carried over by the known rule (`explained`), with the
+    // figures of each step, so what remains is the unexplained difference (0 when understood).
     for (const [ours_, theirs_] of both) {
       const m = JSON.parse(ours(['usage', 'daily', '--json', '--agent', ours_], state).stdout);
       const t = timed(ccusage, [theirs_, 'daily', '--json', '--offline'], { ...agentEnv(home, state), HOME: home });
-      let theirsTokens = null;
+      let theirsTotals = null;
       try {
-        theirsTokens = JSON.parse(t.stdout).totals ?? null;
+        theirsTotals = JSON.parse(t.stdout).totals ?? null;
       } catch {
-        theirsTokens = null;
+        theirsTotals = null;
       }
       // The four counts, not totalTokens: ccusage adds reasoning into some agents' totals (OpenCode, Gemini, Droid).
-      const mineTokens = tokens(m.totals).join(', ');
-      const theirs = theirsTokens === null ? t.stderr.trim().split('\n').at(-1) : tokens(theirsTokens).join(', ');
-      console.log(`  ${ours_.padEnd(9)} agentlog [${mineTokens}]  ccusage [${theirs}] → ${mineTokens === theirs ? 'EQUAL' : 'DIFFERENT'}`);
+      const mine = tokens(m.totals);
+      if (theirsTotals === null) {
+        console.log(`  ${ours_.padEnd(9)} agentlog [${mine.join(', ')}]  ccusage [${t.stderr.trim().split('\n').at(-1)}]`);
+        continue;
+      }
+      const theirs = tokens(theirsTotals);
+      const rule = explained[ours_];
+      const carried =
+        rule === undefined
+          ? { figures: theirs, steps: [] }
+          : rule(theirs, JSON.parse(ours(['scan', '--json', '--agent', ours_], state).stdout));
+      const left = mine.map((v, i) => v - carried.figures[i]);
+      const verdict = left.every((v) => v === 0)
+        ? rule === undefined
+          ? 'EQUAL'
+          : 'EXPLAINED, difference 0'
+        : `DIFFERENT by [${left.join(', ')}]`;
+      console.log(`  ${ours_.padEnd(9)} agentlog [${mine.join(', ')}]  ccusage [${theirs.join(', ')}] → ${verdict}`);
+      for (const step of carried.steps) console.log(`            ${step}`);
     }
   }
 } finally {

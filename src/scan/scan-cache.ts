@@ -16,7 +16,7 @@ import type { SessionRow } from './session-row.js';
 export { sessionKey } from './session-key.js';
 
 /** Bump when a reader's output or the entry's shape changes so stale rows are never served. */
-export const scanCacheVersion = 4;
+export const scanCacheVersion = 5;
 
 const count = z.number().int().nonnegative();
 const totalsSchema = z.object({

@@ -349,6 +349,44 @@ describe('a request with no turn of its own still lands on its own day', () => {
       ['2026-01-01', 220],
     ]);
   });
+
+  describe('claude_code: a message streamed over midnight', () => {
+    const s = (ms: number): number => (ms - Date.UTC(2026, 0, 1)) / 1000;
+    const midnight = Date.UTC(2026, 0, 1);
+    /** One message: its text at 23:59:46, its tool call at 00:00:06, each line with the usage it states. */
+    const streamed = (first: [number, number], last: [number, number]) => async (home: string) => {
+      await claude.writeMain(home, [
+        claude.user('ask 0', s(midnight - 60_000)),
+        claude.assistant('msg_0', [{ type: 'text', text: 'answer 0' }], s(midnight - 14_000), {}, { usage: claude.usage(...first) }),
+        claude.assistant(
+          'msg_0',
+          [claude.toolUse('toolu_0', 'Read', { file_path: '/work/demo/a.ts' })],
+          s(midnight + 6_000),
+          {},
+          {
+            usage: claude.usage(...last),
+          },
+        ),
+      ]);
+    };
+
+    it('counts on the day of the line that states its final figures', async () => {
+      // Each streamed line states the usage so far (output_tokens grows): the request's figures
+      // stand only at 00:00:06, so its tokens fall on Jan 1 (ccusage 20 keeps the line with the
+      // most tokens, at that line's time, alike).
+      const r = await daily('claude_code', 'UTC', streamed([100, 5], [100, 50]));
+      expect(r.estimated).toBe(0);
+      expect(r.tokens).toEqual(r.scanTokens);
+      expect(r.days).toEqual([['2026-01-01', 150]]);
+    });
+
+    it('counts at its first line when every line repeats the same figures', async () => {
+      const r = await daily('claude_code', 'UTC', streamed([100, 50], [100, 50]));
+      expect(r.tokens).toEqual(r.scanTokens);
+      expect(r.days).toEqual([['2025-12-31', 150]]);
+    });
+  });
+
   it('qwen: a rewound request, billed on the day it ran (UTC)', async () => {
     const s = (ms: number): number => (ms - Date.parse('2026-05-02T10:00:00.000Z')) / 1000;
     const usage = (i: number) => ({

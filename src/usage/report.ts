@@ -164,9 +164,17 @@ export function buildReport(sources: readonly UsageSource[], query: UsageQuery, 
   const estimatedAgents = new Set<AgentId>();
   for (const source of sources) {
     const conv = conventions[source.agent];
+    const agent = query.byAgent || query.kind === 'session' ? source.agent : undefined;
     let counted = false;
+    // A session's rows come sorted by slot: consecutive rows mostly share a day, so its group.
+    let slot = Number.NaN;
+    let day = '';
+    let g: RowAcc | undefined;
     for (const r of source.buckets.rows) {
-      const day = dayOf(r[0]);
+      if (r[0] !== slot) {
+        slot = r[0];
+        day = dayOf(slot);
+      }
       if (bounded) {
         if (day === undatedDay) continue;
         if (query.since !== undefined && day < query.since) continue;
@@ -175,12 +183,13 @@ export function buildReport(sources: readonly UsageSource[], query: UsageQuery, 
       counted = true;
       const model = source.buckets.models[r[1]] ?? '<unknown>';
       const period = periodOf(query.kind, day, source, model);
-      const agent = query.byAgent || query.kind === 'session' ? source.agent : undefined;
-      const key = `${period}\u0000${agent ?? ''}`;
-      let g = groups.get(key);
-      if (g === undefined) {
-        g = { period, agent, lastActivity: null, models: new Map() };
-        groups.set(key, g);
+      if (g === undefined || g.period !== period) {
+        const key = `${period}\u0000${agent ?? ''}`;
+        g = groups.get(key);
+        if (g === undefined) {
+          g = { period, agent, lastActivity: null, models: new Map() };
+          groups.set(key, g);
+        }
       }
       if (query.kind === 'session') g.lastActivity = source.lastActivity;
       let m = g.models.get(model);

@@ -19,12 +19,28 @@ function countsOf(usage: JsonObject | undefined, cost: number | undefined): Coun
   ];
 }
 
-/** One message's counts, the turn they belong to (if the message made one), its first line's time and its model. */
+/**
+ * One message's counts, the turn they belong to (if the message made one), its model, and the time
+ * of the line that stated its final counts: its first line, or the later line that raised a count.
+ */
 interface Message {
   counts: Counts;
   turn: Turn | undefined;
   at: string | null;
   model: string | undefined;
+}
+
+/** Raises `seen`'s counts to `next`'s; `seen` takes `next`'s time when `next` raised any of them. */
+function merge(seen: Message, next: Message): void {
+  let raised = false;
+  for (let i = 0; i < 5; i++)
+    if ((next.counts[i] as number) > (seen.counts[i] as number)) {
+      seen.counts[i] = next.counts[i] as number;
+      raised = true;
+    }
+  if (raised && next.at !== null) seen.at = next.at;
+  seen.turn = better(seen.turn, next.turn);
+  seen.model ??= next.model;
 }
 
 function totalsOf(c: Counts): Totals {
@@ -47,7 +63,8 @@ function better(seen: Turn | undefined, next: Turn | undefined): Turn | undefine
  * Sums usage once per message id. Streamed lines of one id can carry partial `output_tokens`
  * (ccusage's figures for the real 774 KB corpus session only add up with the final ones), so each
  * field keeps the largest value any line of the id reported. A line with no id counts as it stands.
- * Each message remembers the turn it made, so `settle` can put its final counts on that turn.
+ * Each message remembers the turn it made, so `settle` can put its final counts on that turn, and
+ * the time they were stated, so a message streamed over midnight counts on the day it finished.
  */
 export class UsageTally {
   private readonly byId = new Map<string, Message>();
@@ -66,15 +83,9 @@ export class UsageTally {
       this.loose.push(message);
       return;
     }
-    const counts = message.counts;
     const seen = this.byId.get(messageId);
-    if (seen === undefined) {
-      this.byId.set(messageId, message);
-      return;
-    }
-    for (let i = 0; i < 5; i++) if ((counts[i] as number) > (seen.counts[i] as number)) seen.counts[i] = counts[i] as number;
-    seen.turn = better(seen.turn, message.turn);
-    seen.model ??= message.model;
+    if (seen === undefined) this.byId.set(messageId, message);
+    else merge(seen, message);
   }
 
   /** Takes another tally's messages in (an unjoined sidechain counted as the main agent's own). */
@@ -82,10 +93,7 @@ export class UsageTally {
     for (const [id, m] of other.byId) {
       const seen = this.byId.get(id);
       if (seen === undefined) this.byId.set(id, { ...m, counts: [...m.counts] });
-      else {
-        for (let i = 0; i < 5; i++) if ((m.counts[i] as number) > (seen.counts[i] as number)) seen.counts[i] = m.counts[i] as number;
-        seen.turn = better(seen.turn, m.turn);
-      }
+      else merge(seen, m);
     }
     this.loose.push(...other.loose);
   }
@@ -106,14 +114,15 @@ export class UsageTally {
 
   /**
    * Sets a record's or subagent's totals, and writes each message's counts on its turn
-   * (`Turn.usage`), or apart with its time and model when the message made no turn.
+   * (`Turn.usage`), or apart with its time and model when the message made no turn or its final
+   * counts were stated at another time than the turn's (a usage report counts them then).
    */
   settle(into: { totals: Totals; usage_apart?: UsageApart[] }): void {
     const apart: UsageApart[] = [];
     const all = [...this.byId.values(), ...this.loose];
     for (const m of all) if (m.turn !== undefined) delete m.turn.usage;
     for (const m of all) {
-      if (m.turn !== undefined) addTurnUsage(m.turn, totalsOf(m.counts));
+      if (m.turn !== undefined && (m.at === null || m.at === m.turn.at)) addTurnUsage(m.turn, totalsOf(m.counts));
       else apart.push({ at: m.at, ...(m.model === undefined ? {} : { model: m.model }), usage: totalsOf(m.counts) });
     }
     into.totals = this.totals();
