@@ -27,13 +27,18 @@ const sgr: Record<string, string> = {
   [styleMarks.defaultColour]: '\u001b[39m',
 };
 
-/** The control characters (text/control-chars.ts) and the noncharacters the style marks are drawn from. */
-const unsafe = new RegExp(`${controlCharPattern}|[\\ufdd0-\\ufdef]`, 'g');
+/**
+ * The control characters (text/control-chars.ts), the noncharacters the style marks are drawn from,
+ * and the lone surrogates U+DC80–U+DCFF a file name that is not UTF-8 is carried in (fs/byte-path.ts),
+ * shown as the byte each stands for.
+ */
+const unsafe = new RegExp(`${controlCharPattern}|[\\ufdd0-\\ufdef]|(?<![\\ud800-\\udbff])[\\udc80-\\udcff]`, 'g');
 const anyUnsafe = new RegExp(unsafe.source);
 
 function visible(c: string): string {
   const code = c.charCodeAt(0);
-  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  const byte = code >= 0xdc80 && code <= 0xdcff ? code - 0xdc00 : code;
+  return byte < 0x100 ? `\\x${byte.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { custodyErrors } from './errors.js';
 import { openReadFd, readAt } from './fd-io.js';
 import { relDir } from './paths.js';
 import { assertRealDirs, lstatOrNull } from './safe-fs.js';
+import { pathFromOs } from '../fs/byte-path.js';
 
 export interface ByteSource {
   /** The size when opened: a keep copies exactly this many bytes, even if a writer is appending. */
@@ -40,7 +41,7 @@ function fdSource(fd: number, stat: { size: number; mtimeMs: number; dev: number
 function openedAt(fd: number, path: string): boolean {
   let real: string;
   try {
-    real = readlinkSync(`/proc/self/fd/${fd}`);
+    real = pathFromOs(readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' }));
   } catch {
     return false;
   }

@@ -10,6 +10,7 @@ import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { tempPath } from './paths.js';
 import { fileMode, unlinkQuiet } from './safe-fs.js';
+import { osPath } from '../fs/byte-path.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = constants;
 
@@ -26,7 +27,7 @@ function wrap(error: unknown, path: string, what: string): Error {
 export function openReadFd(path: string): { fd: number; stat: Stats } {
   let fd: number;
   try {
-    fd = openSync(path, O_RDONLY | O_NOFOLLOW);
+    fd = openSync(osPath(path), O_RDONLY | O_NOFOLLOW);
   } catch (error) {
     throw wrap(error, path, 'open');
   }
@@ -44,7 +45,7 @@ export function openReadFd(path: string): { fd: number; stat: Stats } {
 export function openTempFd(path: string): number {
   let fd: number;
   try {
-    fd = openSync(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, fileMode);
+    fd = openSync(osPath(path), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, fileMode);
   } catch (error) {
     throw wrap(error, path, 'create');
   }

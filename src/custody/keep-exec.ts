@@ -18,6 +18,7 @@ import { backupNumber, backupPath } from './paths.js';
 import type { Publisher } from './publisher.js';
 import { closeQuiet, fillTempFile, flushFd, openReadFd, readAt, setMtime, writeAt } from './fd-io.js';
 import { fsyncDir, lstatOrNull, openAppend, unlinkQuiet, writeFull } from './safe-fs.js';
+import { osPath } from '../fs/byte-path.js';
 
 export const keepOutcomes = ['copied', 'extended', 'refreshed', 'skipped'] as const;
 export type KeepOutcome = (typeof keepOutcomes)[number];
@@ -132,7 +133,7 @@ async function copyNew(src: ByteSource, dest: string, io: KeepIo, outcome: KeepO
 async function backups(dest: string): Promise<{ n: number; path: string }[]> {
   const name = basename(dest);
   const out: { n: number; path: string }[] = [];
-  for (const file of await readdir(dirname(dest))) {
+  for (const file of await readdir(osPath(dirname(dest)))) {
     const n = backupNumber(name, file);
     if (n !== null) out.push({ n, path: backupPath(dest, n) });
   }
@@ -159,7 +160,7 @@ async function backUp(dest: string): Promise<void> {
   let n = ((await backups(dest)).at(-1)?.n ?? 0) + 1;
   for (;;) {
     try {
-      await link(dest, backupPath(dest, n));
+      await link(osPath(dest), osPath(backupPath(dest, n)));
       break;
     } catch (error) {
       if (errorCode(error) === 'EEXIST') {

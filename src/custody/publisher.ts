@@ -13,6 +13,7 @@ import { CustodyError, custodyErrors } from './errors.js';
 import { mapPool } from '../fs/pool.js';
 import { fsyncDir, openRead } from './safe-fs.js';
 import { syncFileSystem } from './sync-fs.js';
+import { osPath } from '../fs/byte-path.js';
 
 /** `rename`: a copy replacing (or becoming) the kept file. `link`: custody facts, written only if absent. */
 export type PlaceKind = 'rename' | 'link';
@@ -40,7 +41,7 @@ const fsyncConcurrency = 4;
 
 function unlinkNow(path: string): void {
   try {
-    unlinkSync(path);
+    unlinkSync(osPath(path));
   } catch {
     // Already gone, or the next keep's recovery sweeps it.
   }
@@ -152,7 +153,7 @@ export class Publisher {
     if (same === undefined) {
       try {
         this.rootDev ??= lstatSync(this.root).dev;
-        same = lstatSync(dir).dev === this.rootDev;
+        same = lstatSync(osPath(dir)).dev === this.rootDev;
       } catch {
         // Cannot tell: each file is fsynced, and reports its own error.
         same = false;
@@ -189,10 +190,10 @@ export class Publisher {
     const placed: Staged[] = [];
     for (const s of ok) {
       try {
-        if (s.kind === 'rename') renameSync(s.tmp, s.dest);
+        if (s.kind === 'rename') renameSync(osPath(s.tmp), osPath(s.dest));
         else {
           try {
-            linkSync(s.tmp, s.dest);
+            linkSync(osPath(s.tmp), osPath(s.dest));
           } catch (error) {
             // Facts another keep already wrote stay as they are.
             if (errorCode(error) !== 'EEXIST') throw error;

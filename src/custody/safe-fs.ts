@@ -8,6 +8,7 @@ import { join, sep } from 'node:path';
 import { readExact } from '../fs/read-exact.js';
 import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
+import { osPath } from '../fs/byte-path.js';
 
 const { O_RDONLY, O_WRONLY, O_APPEND, O_NOFOLLOW } = constants;
 
@@ -21,7 +22,7 @@ export const dirMode = 0o700;
 export function lstatNow(path: string): Stats | null {
   try {
     // Absent is the common answer on a first keep: no exception built for it.
-    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+    return lstatSync(osPath(path), { throwIfNoEntry: false }) ?? null;
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -32,7 +33,7 @@ export function lstatNow(path: string): Stats | null {
 /** `lstat`, or null when nothing is there. */
 export async function lstatOrNull(path: string): Promise<Stats | null> {
   try {
-    return await lstat(path);
+    return await lstat(osPath(path));
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -92,13 +93,13 @@ export async function ensureDirs(root: string, relDir: string, verified?: Set<st
     if (verified?.has(path)) continue;
     // Synchronous: a first keep makes thousands of folders, and these calls are metadata only.
     try {
-      mkdirSync(path, { mode: dirMode });
-      chmodSync(path, dirMode);
+      mkdirSync(osPath(path), { mode: dirMode });
+      chmodSync(osPath(path), dirMode);
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw wrap(error, path, 'create');
       let st: Stats;
       try {
-        st = lstatSync(path);
+        st = lstatSync(osPath(path));
       } catch (e) {
         throw wrap(e, path, 'inspect');
       }
@@ -114,7 +115,7 @@ export async function ensureDirs(root: string, relDir: string, verified?: Set<st
 export async function openRead(path: string): Promise<{ handle: FileHandle; stat: Stats }> {
   let handle: FileHandle;
   try {
-    handle = await open(path, O_RDONLY | O_NOFOLLOW);
+    handle = await open(osPath(path), O_RDONLY | O_NOFOLLOW);
   } catch (error) {
     throw wrap(error, path, 'open');
   }
@@ -131,7 +132,7 @@ export async function openRead(path: string): Promise<{ handle: FileHandle; stat
 /** Opens an existing kept file to append to it (never through a link). */
 export async function openAppend(path: string): Promise<FileHandle> {
   try {
-    return await open(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
+    return await open(osPath(path), O_WRONLY | O_APPEND | O_NOFOLLOW);
   } catch (error) {
     throw wrap(error, path, 'open');
   }
@@ -141,7 +142,7 @@ export async function openAppend(path: string): Promise<FileHandle> {
 export async function fsyncDir(path: string): Promise<void> {
   let handle: FileHandle | undefined;
   try {
-    handle = await open(path, O_RDONLY | O_NOFOLLOW);
+    handle = await open(osPath(path), O_RDONLY | O_NOFOLLOW);
     await handle.sync();
   } catch (error) {
     const code = errorCode(error);
@@ -165,7 +166,7 @@ export async function writeFull(handle: FileHandle, buf: Buffer, position: numbe
 }
 
 export async function unlinkQuiet(path: string): Promise<void> {
-  await unlink(path).catch(() => undefined);
+  await unlink(osPath(path)).catch(() => undefined);
 }
 
 /** True when `child` is `parent` or inside it (both absolute and normalised). */

@@ -3,6 +3,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { AgentlogError } from '../errors.js';
+import { osPath } from './byte-path.js';
 
 /**
  * `O_NONBLOCK` makes opening a FIFO with no writer return at once instead of waiting for one (and
@@ -31,7 +32,7 @@ export interface OpenedFile {
 
 /** Opens `path` for reading (following links) when it is a regular file; throws `NotRegularFile` otherwise. */
 export function openRegularSync(path: string | Buffer): OpenedFile {
-  const fd = openSync(path, readFlags);
+  const fd = openSync(typeof path === 'string' ? osPath(path) : path, readFlags);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw notRegularFile(path.toString(), st);
@@ -44,7 +45,7 @@ export function openRegularSync(path: string | Buffer): OpenedFile {
 
 /** The asynchronous form of `openRegularSync`. */
 export async function openRegular(path: string | Buffer): Promise<{ handle: FileHandle; size: number; mtimeMs: number }> {
-  const handle = await open(path, readFlags);
+  const handle = await open(typeof path === 'string' ? osPath(path) : path, readFlags);
   try {
     const st = await handle.stat();
     if (!st.isFile()) throw notRegularFile(path.toString(), st);

@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import type { SessionFile } from '../agents/types.js';
 import { AgentlogError } from '../errors.js';
 import { notRegularFile } from './read-open.js';
+import { osPath } from './byte-path.js';
 import { isNotFound } from './errors.js';
 
 /**
@@ -13,8 +14,9 @@ import { isNotFound } from './errors.js';
  */
 function danglingLink(path: string): AgentlogError<'DanglingLink'> | null {
   try {
-    if (!lstatSync(path).isSymbolicLink()) return null;
-    return new AgentlogError('DanglingLink', 'failed', `${path} is a link to ${readlinkSync(path)}, which does not exist: it is not read`);
+    const at = osPath(path);
+    if (!lstatSync(at).isSymbolicLink()) return null;
+    return new AgentlogError('DanglingLink', 'failed', `${path} is a link to ${readlinkSync(at)}, which does not exist: it is not read`);
   } catch {
     return null;
   }
@@ -28,7 +30,7 @@ function danglingLink(path: string): AgentlogError<'DanglingLink'> | null {
  */
 export async function statFile(path: string): Promise<SessionFile | null> {
   try {
-    const s = await stat(path);
+    const s = await stat(osPath(path));
     if (s.isDirectory()) return null;
     if (!s.isFile()) throw notRegularFile(path, s);
     return { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
@@ -54,7 +56,7 @@ export function linkOnPath(root: string, path: string): string | null {
   let at = root;
   for (const part of rel.split(sep)) {
     at = join(at, part);
-    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink() === true) return at;
+    if (lstatSync(osPath(at), { throwIfNoEntry: false })?.isSymbolicLink() === true) return at;
   }
   return null;
 }
@@ -62,7 +64,7 @@ export function linkOnPath(root: string, path: string): string | null {
 /** `statFile` without the thread-pool round trip. */
 export function statFileSync(path: string): SessionFile | null {
   try {
-    const s = statSync(path, { throwIfNoEntry: false });
+    const s = statSync(osPath(path), { throwIfNoEntry: false });
     if (s === undefined) return notFound(path);
     if (s.isDirectory()) return null;
     if (!s.isFile()) throw notRegularFile(path, s);
@@ -76,7 +78,7 @@ export function statFileSync(path: string): SessionFile | null {
 /** True when `path` names a regular file (through links); false when it is missing, a folder or unreadable. */
 export async function isRegularFile(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isFile();
+    return (await stat(osPath(path))).isFile();
   } catch {
     return false;
   }

@@ -4,6 +4,7 @@ import { hash16 } from '../fs/hash.js';
 import { readExactSync } from '../fs/read-exact.js';
 import { closeSync, openSync, statSync } from 'node:fs';
 import type { ConsumeMode } from '../record/message-index.js';
+import { osPath } from '../fs/byte-path.js';
 
 export interface FileCursor {
   path: string;
@@ -44,7 +45,7 @@ function readWindow(fd: number, start: number, length: number): Buffer | null {
 }
 
 function hashes(path: string, len: number, offset: number): { prefix: string; tail: string } | null {
-  const fd = openSync(path, 'r');
+  const fd = openSync(osPath(path), 'r');
   try {
     const prefix = readWindow(fd, 0, Math.min(windowBytes, len));
     if (prefix === null) return null;
@@ -71,7 +72,7 @@ export async function captureCursor(
   seen = offset,
 ): Promise<FileCursor | null> {
   try {
-    const s = statSync(path, { bigint: true });
+    const s = statSync(osPath(path), { bigint: true });
     const size = Number(s.size);
     const len = mode === 'whole' ? offset : Math.max(offset, seen);
     if (size < len) return null;
@@ -116,7 +117,7 @@ export function unchangedPerDiscovery(c: FileCursor, discovered: { size: number;
 export async function checkCursor(c: FileCursor): Promise<FileChange> {
   let s;
   try {
-    s = statSync(c.path, { bigint: true });
+    s = statSync(osPath(c.path), { bigint: true });
   } catch {
     return 'gone';
   }

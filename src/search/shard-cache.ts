@@ -2,7 +2,7 @@
 // content-named generation file), their n-gram filters, and each session's derived activity.
 import { closeSync, openSync } from 'node:fs';
 import { readExactSync } from '../fs/read-exact.js';
-import { readFile } from 'node:fs/promises';
+import { openRegularSync } from '../fs/read-open.js';
 import { isNotFound } from '../fs/errors.js';
 import { deriveActive, type MessageRecord } from '../record/message-index.js';
 import { fold, type FoldedView } from './fold.js';
@@ -88,6 +88,22 @@ function readFilter(path: string): NgramFilter | null {
   }
 }
 
+/**
+ * A whole generation file, read synchronously into a buffer of its size: one read where the
+ * promise form takes a thread-pool round trip per 512 KiB (each a wait on a busy machine), and the
+ * parse that follows blocks as long anyway. Generation files are immutable once named.
+ */
+function readWhole(path: string): Buffer {
+  const { fd, size } = openRegularSync(path);
+  try {
+    const buf = Buffer.allocUnsafe(size);
+    const got = readExactSync(fd, buf, size, 0);
+    return got === size ? buf : buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export type SegmentLoad = { state: 'ok'; segment: LoadedSegment; freshBytes: number } | { state: 'missing' } | { state: 'corrupt' };
 
 export class ShardCache {
@@ -131,7 +147,7 @@ export class ShardCache {
     if (hit !== undefined) return { state: 'ok', segment: hit, freshBytes: 0 };
     let body: Buffer;
     try {
-      body = await readFile(generationPath(this.root, file));
+      body = readWhole(generationPath(this.root, file));
     } catch (error) {
       if (isNotFound(error)) return { state: 'missing' };
       throw error;

@@ -92,4 +92,24 @@ describe('segment headers', () => {
       expect(parseSegment(f.name, f.buf), JSON.stringify(bad)).toBeNull();
     }
   });
+
+  it('reads record text exactly whether the body is ASCII or not, and refuses records that are not a list', () => {
+    const texts = ['plain ascii', 'Café, 日本語, \u{1f600}', 'lone \udc80 surrogate', 'nul \u0000 and \u001b escape'];
+    for (const text of texts) {
+      const body = JSON.stringify({
+        format: 1,
+        agent: 'claude_code',
+        session_id: 's1',
+        marks_mode: 'append',
+        marks: [],
+        records: [{ role: 'user', ts_ms: 1, text, locator: { kind: 'external_record_id', record_id: 'r' } }],
+      });
+      const f = file(body);
+      expect(parseSegment(f.name, f.buf)?.records[0]?.text).toBe(text);
+    }
+    const notList = file(
+      JSON.stringify({ format: 1, agent: 'claude_code', session_id: 's1', marks_mode: 'append', marks: [], records: {} }),
+    );
+    expect(parseSegment(notList.name, notList.buf)).toBeNull();
+  });
 });

@@ -151,26 +151,47 @@ describe('chaos: a hostile home against every command of the built CLI', () => {
     expect(reported).toContain(built.dangling);
   });
 
-  // A folder whose name is not UTF-8 cannot be named by a string path (Node encodes every string path
-  // as UTF-8): it is reported, with the reason, and every other session of every agent stays readable.
-  it('reports a non-UTF-8 project folder by its reason and tails every other agent beside it', { timeout: 60_000 }, async () => {
+  // A project folder whose name is not UTF-8 (issue 10 item 11): its name is carried as a string
+  // holding its stray bytes as U+DC80–U+DCFF (src/fs/byte-path.ts), so its session is listed, shown,
+  // kept under the same bytes and found by search; text output shows those bytes as `\xff`, `--json`
+  // carries them as `\udcff`, and every other agent stays readable beside it.
+  it('lists, shows, keeps and finds the session in a non-UTF-8 project folder', { timeout: 120_000 }, async () => {
     const home = await tempDir('agentlog-chaos-');
     const built = await hostileHome(home, (i) => fields[i] ?? '', { hugeBytes: 1024, nonUtf8Folder: true });
     const run = runner(home);
+    const odd = ids.claudeOdd;
     const report = await scanJson(run);
-    for (const key of built.good) expect(report.sessions.map((s) => `${s.agent}:${s.session_id}`)).toContain(key);
-    const odd = report.unreadable.find((u) => u.path.includes('\ufffd'));
-    expect(odd, 'the folder is reported').toMatchObject({ reason: expect.stringMatching(/not valid UTF-8/) });
-    for (const id of [ids.claude, ids.kimi, built.intendantId]) await run(['tail', id], [0]);
-  });
+    const listed = report.sessions.map((s) => `${s.agent}:${s.session_id}`);
+    for (const key of [...built.good, built.nonUtf8]) expect(listed).toContain(key);
+    expect(
+      report.unreadable.filter((u) => u.path.includes('-work-\udcff')),
+      'nothing in it is unreadable',
+    ).toEqual([]);
+    expect((await run(['scan'], [0])).stdout).toContain('-work-\\xff\\xfe\\x80x');
 
-  // Paths are strings, so the session inside such a folder is not listed (issue 10 item 11 asks for
-  // it to be read: that needs Buffer paths through discovery, parsing and custody, not done yet).
-  it.fails('lists the session in a non-UTF-8 project folder', { timeout: 60_000 }, async () => {
-    const home = await tempDir('agentlog-chaos-');
-    const built = await hostileHome(home, (i) => fields[i] ?? '', { hugeBytes: 1024, nonUtf8Folder: true });
-    const report = await scanJson(runner(home));
-    expect(report.sessions.map((s) => `${s.agent}:${s.session_id}`)).toContain(built.nonUtf8);
+    const shown = await run(['show', odd], [0]);
+    expect(shown.stdout).toContain(needle);
+    expect(shown.stdout).toContain('-work-\\xff\\xfe\\x80x');
+    const json = JSON.parse((await run(['show', odd, '--json'], [0])).stdout) as { session_id: string };
+    expect(json.session_id).toBe(odd);
+
+    const keep = JSON.parse((await run(['keep', '--all', '--json'], [0, 1])).stdout) as {
+      sessions: { session_id: string; copied: string[]; failed: unknown[] }[];
+    };
+    const kept = keep.sessions.find((s) => s.session_id === odd);
+    expect(kept?.failed).toEqual([]);
+    expect(kept?.copied).toEqual([`projects/-work-\udcff\udcfe\udc80x/${odd}.jsonl`]);
+    // The kept folder has the vendor folder's exact bytes.
+    const keptRoot = join(home, '.agentlog', 'kept');
+    const [installation] = (await readdir(keptRoot)).filter((n) => n.startsWith('claude_code-'));
+    const names = await readdir(join(keptRoot, installation ?? '', 'projects'), { encoding: 'buffer' });
+    expect(names.map((n) => n.toString('hex'))).toContain(
+      Buffer.concat([Buffer.from('-work-'), Buffer.of(0xff, 0xfe, 0x80), Buffer.from('x')]).toString('hex'),
+    );
+
+    await run(['index'], [0, 1]);
+    expect((await run(['search', needle, '--window-days', '0', '--json'], [0])).stdout).toContain(odd);
+    for (const id of [ids.claude, ids.kimi, built.intendantId]) await run(['tail', id], [0]);
   });
 
   // Custody refuses links in its own tree when it writes (issue 10 item 11): reads of a kept copy

@@ -34,7 +34,7 @@ const mkfifo = (path: string): void => void execFileSync('mkfifo', [path]);
 
 export interface HostileOptions {
   hugeBytes: number;
-  /** Plant the project folder whose name is not UTF-8 (reported; listing its session is an `it.fails`). */
+  /** Plant the project folder whose name is not UTF-8 (its session is read like any other). */
   nonUtf8Folder: boolean;
 }
 

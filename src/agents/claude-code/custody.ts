@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readdir, lstat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { nameFromBytes, osPath } from '../../fs/byte-path.js';
 import { readRegularFile } from '../../fs/read-open.js';
 import { isNotFound } from '../../fs/errors.js';
 import { asObject, str, type JsonObject } from '../../json/narrow.js';
@@ -22,11 +23,11 @@ const maxMetaBytes = 64 * 1024;
 
 async function projectDirs(projects: string): Promise<string[]> {
   try {
-    const entries = await readdir(projects, { withFileTypes: true });
-    // Links are left out: custody never reads through one.
+    const entries = await readdir(osPath(projects), { withFileTypes: true, encoding: 'buffer' });
+    // Links are left out: custody never reads through one. Names are read as bytes (fs/byte-path.ts).
     return entries
       .filter((e) => e.isDirectory())
-      .map((e) => e.name)
+      .map((e) => nameFromBytes(e.name))
       .sort();
   } catch (error) {
     if (isNotFound(error)) return [];
@@ -48,7 +49,7 @@ async function sessionPaths(home: string, sessionId: string, cwd?: string): Prom
 
 async function readMeta(path: string): Promise<JsonObject | undefined> {
   try {
-    const st = await lstat(path);
+    const st = await lstat(osPath(path));
     if (!st.isFile() || st.size > maxMetaBytes) return undefined;
     return asObject(JSON.parse(await readRegularFile(path)));
   } catch {
@@ -83,7 +84,7 @@ export const claudeCustody: CustodyHooks = { sessionPaths, sidechains };
 function filesBelow(dir: string, out: string[] = []): string[] {
   let entries;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = readdirSync(osPath(dir), { withFileTypes: true });
   } catch {
     return out;
   }
@@ -119,7 +120,7 @@ export async function claudeTree(session: DiscoveredSession): Promise<TreeEntry[
   if (main?.endsWith(jsonlExt)) {
     const folder = join(dirname(main), basename(main, jsonlExt));
     // Most sessions have no folder: a cheap existence test spares a thrown ENOENT.
-    if (existsSync(folder)) {
+    if (existsSync(osPath(folder))) {
       const listed = new Set(paths);
       for (const p of filesBelow(folder)) if (!listed.has(p)) paths.push(p);
     }

@@ -14,6 +14,7 @@
 // kernel; a keep of an unchanged home is mostly this walk.
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { nameFromBytes, osPath } from '../../fs/byte-path.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
@@ -49,9 +50,22 @@ export interface DirScan {
   problems: FileProblem[];
 }
 
+const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 function listDir(dir: string): Dirent[] {
-  const entries = readdirSync(dir, { withFileTypes: true });
-  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return readdirSync(osPath(dir), { withFileTypes: true }).sort(byName);
+}
+
+/**
+ * The project folders (and links to them), named from their bytes: a folder name that is not UTF-8
+ * (made by hand, or by an older build on another system) stays a path that opens (fs/byte-path.ts).
+ */
+function listProjects(root: string): { name: string; link: boolean }[] {
+  const out: { name: string; link: boolean }[] = [];
+  for (const d of readdirSync(osPath(root), { withFileTypes: true, encoding: 'buffer' })) {
+    if (d.isDirectory() || d.isSymbolicLink()) out.push({ name: nameFromBytes(d.name), link: d.isSymbolicLink() });
+  }
+  return out.sort(byName);
 }
 
 /**
@@ -179,9 +193,9 @@ export async function toSession(draft: SessionDraft, home: string, problems: Fil
 export async function discoverClaude(home: string): Promise<Discovery> {
   const root = join(home, projectsDirName);
   const problems: FileProblem[] = [];
-  let dirs: Dirent[];
+  let dirs: { name: string; link: boolean }[];
   try {
-    dirs = listDir(root);
+    dirs = listProjects(root);
   } catch (error) {
     if (isNotFound(error)) return { sessions: [], problems };
     return { sessions: [], problems: [unreadable(root, error)] };
@@ -190,13 +204,12 @@ export async function discoverClaude(home: string): Promise<Discovery> {
   const byId = new Map<string, SessionDraft>();
   const strays = new Map<string, string[]>();
   for (const d of dirs) {
-    if (!d.isDirectory() && !d.isSymbolicLink()) continue;
     const dir = childPath(root, d.name);
     let scanned: DirScan;
     try {
       scanned = await scanProjectDir(dir);
     } catch (error) {
-      if (d.isSymbolicLink() && isNotFound(error)) continue;
+      if (d.link && isNotFound(error)) continue;
       problems.push(unreadable(dir, error));
       continue;
     }

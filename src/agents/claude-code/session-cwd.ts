@@ -1,6 +1,7 @@
 // The working directory a Claude Code transcript names: every line carries `cwd`, so the first
 // lines say it without a parse.
 import { constants } from 'node:fs';
+import { osPath } from '../../fs/byte-path.js';
 import { readExact } from '../../fs/read-exact.js';
 import { open } from 'node:fs/promises';
 import { parseObjectLine, str } from '../../json/narrow.js';
@@ -13,7 +14,7 @@ const peekBytes = 64 * 1024;
 export async function claudeSessionCwd(session: DiscoveredSession): Promise<string | null> {
   let handle;
   try {
-    handle = await open(session.files[0]?.path ?? session.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    handle = await open(osPath(session.files[0]?.path ?? session.path), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
     return null;
   }
