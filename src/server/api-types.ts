@@ -69,6 +69,11 @@ export interface SessionsBody {
   sessions: SessionSummary[];
   /** Pass back as `cursor` for the next page; null on the last page. */
   cursor: string | null;
+  /**
+   * False while the server's first scan of the homes is under way and the rows are those its last
+   * saved scan listed (sessions since may be missing, gone ones still there): ask again shortly.
+   */
+  complete: boolean;
 }
 
 /** A transcript entry in a detail page: custody's entry plus its position in the whole transcript. */
