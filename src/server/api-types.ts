@@ -136,6 +136,11 @@ export interface TurnsBody {
    * read only, and the header's totals cover the tail. Ask `before_end=<turns held>` for the page above.
    */
   partial: boolean;
+  /**
+   * The byte just past the main transcript's last complete line when this answer was read: the
+   * events stream's `last_event_id` for following what comes after (null: follow from the start).
+   */
+  follow_from: number | null;
 }
 
 /** GET /api/session/{agent}/{id}/record?detail=full|messages|summary: exactly what `show --json` prints. */
