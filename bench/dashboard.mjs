@@ -4,7 +4,8 @@
 // sweep, and measures in Chromium with the Performance API, each figure beside a baseline of the same
 // run:
 //   first paint of the session list, beside the same page's static HTML first paint (JavaScript off)
-//   and the list API's own response time;
+//   and the list API's own response time, and again right after serve restarts on the same state
+//   (the page opened as soon as the URL is printed, the start-up sweeps running);
 //   keystroke → rendered message hits, beside the message-search API's response time;
 //   first entries of the big (87 MB) transcript, beside the turns API's response time and the whole
 //   parse that page used to wait for;
@@ -24,7 +25,8 @@ import { agentEnv } from './run.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const cli = join(root, 'dist', 'cli', 'main.js');
+// BENCH_DASH_CLI_ROOT: another checkout's build to serve (a before/after pair run at the same time).
+const cli = join(process.env.BENCH_DASH_CLI_ROOT ?? root, 'dist', 'cli', 'main.js');
 const home = resolve(process.argv[2] ?? join(here, '.cache', 'home-1024m'));
 const bigFile = process.argv[3] !== undefined && process.argv[3] !== '' ? process.argv[3] : null;
 const only = process.env.BENCH_DASH_ONLY?.split(',');
@@ -50,9 +52,9 @@ const load = () =>
 
 /**
  * Starts the built CLI's serve with `env`; resolves once its first index sweep reported, or at once
- * with `sweep: false` (the session list needs no sweep).
+ * with `sweep: false` (the session list needs no sweep) or `wait: false` (sweeping, not waited for).
  */
-async function startServe(env, { sweep = true } = {}) {
+async function startServe(env, { sweep = true, wait = sweep } = {}) {
   const args = [cli, 'serve', '--port', '0', ...(sweep ? [] : ['--no-sweep'])];
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -86,7 +88,7 @@ async function startServe(env, { sweep = true } = {}) {
       // The first index sweep has reported (a home this busy may sweep again at once on a change).
       if (
         health !== null &&
-        (!sweep || (health.last_sweep !== null && health.last_sweep.index !== null && health.last_sweep.index !== undefined))
+        (!wait || (health.last_sweep !== null && health.last_sweep.index !== null && health.last_sweep.index !== undefined))
       )
         break;
       await sleep(250);
@@ -203,12 +205,15 @@ async function benchBig(browser) {
     // Log in once; every page after this is a plain visit.
     const context = await signedInContext(browser, serve);
 
-    // The same page's static HTML, JavaScript off: what the browser paints with no app at all.
+    // The same page's static HTML, JavaScript off: what the browser paints with no app at all (the
+    // same URL and cookie as the app's page: no login redirect in front of it).
     const staticContext = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+    await staticContext.addCookies(await context.cookies());
     const staticPaints = [];
+    const busyAtStart = await serveBusy(serve);
     for (let i = 0; i < 5; i++) {
       const p = await staticContext.newPage();
-      await p.goto(serve.loginUrl);
+      await p.goto(`${serve.origin}/`);
       await p.waitForLoadState('load');
       staticPaints.push(await p.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN));
       await p.close();
@@ -233,6 +238,7 @@ async function benchBig(browser) {
       'goal ≤ 500 ms',
     );
     row('', '', 'GET /api/sessions first page (API)', `${fmt(median(listApi))} ms`, ratio(median(listPaints), median(listApi)));
+    console.log(`  (serve while measured: ${busyAtStart} at the start, ${await serveBusy(serve)} at the end)`);
 
     // Keystroke → hits: words of the generated homes' prose, each typed into a cleared box.
     const page = await newPage(context);
@@ -318,6 +324,42 @@ async function benchBig(browser) {
       );
     }
     await page.close();
+    await context.close();
+  } finally {
+    await serve.stop();
+  }
+  await benchRestart(browser, state);
+}
+
+/** What the serve process is doing besides answering: sweeping or not, as its health says. */
+async function serveBusy(serve) {
+  const h = (await serve.api('/api/health').catch(() => ({ body: null }))).body;
+  return h === null ? 'no answer' : h.sweeping ? 'sweeping' : 'idle';
+}
+
+/**
+ * A person's morning: serve restarted on the same state (its scan cache, index and kept copy from the
+ * run above), the page opened as soon as the URL is printed, while the start-up sweeps run. First
+ * paint of the list from navigation, beside the time from starting serve.
+ */
+async function benchRestart(browser, state) {
+  const t0 = performance.now();
+  const serve = await startServe({ ...process.env, ...agentEnv(home, state) }, { wait: false });
+  try {
+    const context = await signedInContext(browser, serve);
+    const page = await newPage(context);
+    const navAt = performance.now();
+    await page.goto(`${serve.origin}/`);
+    const paint = await waitMark(page, 'rows', 600_000);
+    const api = await resourceMs(page, '/api/sessions?');
+    row(
+      'after a restart: list first paint',
+      `${fmt(paint)} ms`,
+      'GET /api/sessions first page (API)',
+      `${fmt(api)} ms`,
+      ratio(paint, api),
+      `page opened ${fmt((navAt - t0) / 1000, 1)} s after starting serve (${await serveBusy(serve)}); goal ≤ 500 ms`,
+    );
     await context.close();
   } finally {
     await serve.stop();

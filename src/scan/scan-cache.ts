@@ -163,6 +163,27 @@ export class ScanCache {
     }
   }
 
+  /**
+   * The rows the last saved scan listed, read without looking at any session file and without
+   * touching the cache file (a damaged or other version's file gives none): what `serve` lists
+   * while its own first scan is under way, so a person's first paint does not wait on the home.
+   */
+  static async savedRows(stateRoot: string, readerVersion: string): Promise<SessionRow[]> {
+    const text = await readFile(scanCachePath(stateRoot), 'utf8').catch(() => null);
+    if (text === null) return [];
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return [];
+    }
+    const header = headerSchema.safeParse(json);
+    if (!header.success || header.data.version !== scanCacheVersion || header.data.readerVersion !== readerVersion) return [];
+    if (typeof json !== 'object' || json === null || !('digest' in json) || !('entries' in json) || !untouched(text, json.digest))
+      return [];
+    return Object.values(json.entries as Record<string, CachedEntry>).flatMap((e) => (e.row === null ? [] : [e.row]));
+  }
+
   get(id: string, key: string): CachedEntry | undefined {
     const hit = this.entries[id];
     if (hit === undefined || hit.key !== key) return undefined;

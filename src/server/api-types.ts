@@ -69,6 +69,11 @@ export interface SessionsBody {
   sessions: SessionSummary[];
   /** Pass back as `cursor` for the next page; null on the last page. */
   cursor: string | null;
+  /**
+   * False while the server's first scan of the homes is under way and the rows are those its last
+   * saved scan listed (sessions since may be missing, gone ones still there): ask again shortly.
+   */
+  complete: boolean;
 }
 
 /** A transcript entry in a detail page: custody's entry plus its position in the whole transcript. */
@@ -131,6 +136,11 @@ export interface TurnsBody {
    * read only, and the header's totals cover the tail. Ask `before_end=<turns held>` for the page above.
    */
   partial: boolean;
+  /**
+   * The byte just past the main transcript's last complete line when this answer was read: the
+   * events stream's `last_event_id` for following what comes after (null: follow from the start).
+   */
+  follow_from: number | null;
 }
 
 /** GET /api/session/{agent}/{id}/record?detail=full|messages|summary: exactly what `show --json` prints. */

@@ -33,7 +33,8 @@ import { readDetail } from './session-detail.js';
 import { sessionEvents } from './session-events.js';
 import { RecordCache, readTurns } from './session-turns.js';
 import { registerSharing, type SharingFiles } from './sharing.js';
-import { serveStatic } from './static-files.js';
+import { StaticSite } from './static-files.js';
+import { firstSessionsUrl } from '../web/sessions-url.js';
 import type { ServerStore } from './store.js';
 import { usageByDay } from './usage.js';
 
@@ -253,6 +254,7 @@ export function createApp(opts: AppOptions): Hono {
 
   if (opts.sharing !== undefined) registerSharing(app, store, opts.sharing);
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'no such route'), 404));
-  app.get('*', (c) => serveStatic(c, opts.webRoot));
+  const site = new StaticSite(opts.webRoot, { preload: [firstSessionsUrl] });
+  app.get('*', (c) => site.serve(c));
   return app;
 }

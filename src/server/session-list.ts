@@ -1,6 +1,7 @@
 // The session list behind GET /api/sessions: the scan layer's rows (with its on-disk cache) held in
 // memory and refreshed after sweeps, named, with first asks from the index; filtered and paged by a
-// cursor over the newest-first order.
+// cursor over the newest-first order. Until the run's first scan ends, the rows the last saved scan
+// listed answer (marked incomplete): a person's first paint never waits on a whole-home scan.
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { keptBase } from '../custody/paths.js';
@@ -8,6 +9,7 @@ import { isInside } from '../custody/safe-fs.js';
 import { applySessionNames } from '../names/session-names.js';
 import type { AgentId } from '../record/types.js';
 import { scan, type AgentHomes } from '../scan/scan.js';
+import { ScanCache } from '../scan/scan-cache.js';
 import type { SessionRow } from '../scan/session-row.js';
 import { usageSources } from '../usage/collect.js';
 import type { UsageSource } from '../usage/report.js';
@@ -57,6 +59,16 @@ function decodeCursor(raw: string): { t: string; k: string } {
   }
 }
 
+/** The cursor's order exactly: time descending, then key ascending. */
+function newestFirst(a: Listed, b: Listed): number {
+  const ta = sortTime(a.row);
+  const tb = sortTime(b.row);
+  if (ta !== tb) return ta < tb ? 1 : -1;
+  const ka = keyOf(a.row);
+  const kb = keyOf(b.row);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
 /** Strictly after the cursor in newest-first order (time descending, then key ascending). */
 function after(r: SessionRow, c: { t: string; k: string }): boolean {
   const t = sortTime(r);
@@ -67,6 +79,9 @@ export class SessionList {
   private listed: Listed[] = [];
   private usage: UsageSource[] = [];
   private loaded: Promise<void> | null = null;
+  /** Whether `listed` is this run's scan (else the saved rows, or nothing yet). */
+  private scanned = false;
+  private saved: Promise<number> | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   refreshedAt = 0;
@@ -107,18 +122,40 @@ export class SessionList {
       const st = await stat(row.file).catch(() => null);
       listed.push({ row, mtimeMs: st?.mtimeMs ?? 0, kept: isInside(kept, row.home) });
     }
-    // The cursor's order exactly: time descending, then key ascending.
-    listed.sort((a, b) => {
-      const ta = sortTime(a.row);
-      const tb = sortTime(b.row);
-      if (ta !== tb) return ta < tb ? 1 : -1;
-      const ka = keyOf(a.row);
-      const kb = keyOf(b.row);
-      return ka < kb ? -1 : ka > kb ? 1 : 0;
-    });
+    listed.sort(newestFirst);
     this.listed = listed;
     this.usage = usageSources(report.sessions, report.usage);
     this.refreshedAt = this.opts.now();
+    this.scanned = true;
+  }
+
+  /** The last saved scan's rows as the list, unless this run's scan ended first; resolves with how many. */
+  private fromSaved(): Promise<number> {
+    this.saved ??= (async () => {
+      const rows = await ScanCache.savedRows(this.opts.stateRoot, this.opts.version);
+      if (this.scanned || rows.length === 0) return 0;
+      await applySessionNames(rows, this.opts.stateRoot);
+      if (this.scanned) return 0;
+      const kept = keptBase(this.opts.stateRoot);
+      // Not stat'ed: no file is looked at before the scan, so none shows as growing yet.
+      this.listed = rows.map((row) => ({ row, mtimeMs: 0, kept: isInside(kept, row.home) })).sort(newestFirst);
+      return rows.length;
+    })();
+    return this.saved;
+  }
+
+  /**
+   * Waits until the list can answer: true once this run's scan has listed the home; false while the
+   * last saved scan's rows stand in for it (with no saved rows, the scan is waited for).
+   */
+  private async ready(): Promise<boolean> {
+    const scanned = this.loaded ?? this.refresh();
+    if (this.scanned) return true;
+    const first = await Promise.race([scanned.then(() => -1), this.fromSaved()]);
+    if (first === -1 || this.scanned) return true;
+    if (first > 0) return false;
+    await scanned;
+    return true;
   }
 
   /** Re-reads names only (after a rename), without scanning. */
@@ -164,8 +201,7 @@ export class SessionList {
   }
 
   async page(query: ListQuery): Promise<SessionsBody> {
-    if (this.loaded === null) await this.refresh();
-    else await this.loaded;
+    const complete = await this.ready();
     const now = this.opts.now();
     const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
     const needle = query.q?.trim().toLowerCase() ?? '';
@@ -189,6 +225,6 @@ export class SessionList {
       out.push(this.summary(l, now));
       last = r;
     }
-    return { ok: true, sessions: out, cursor: more && last !== null ? encodeCursor(last) : null };
+    return { ok: true, sessions: out, cursor: more && last !== null ? encodeCursor(last) : null, complete };
   }
 }

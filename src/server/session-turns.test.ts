@@ -1,11 +1,11 @@
 // The newest page of a big session is served from a tail read: the bytes the process reads for it
 // (/proc/self/io `rchar`, every read(2) the process makes) stay a small part of the session's files.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assistant, jsonl, projectDir, sessionId, toolResult, toolUse, user, write } from '../agents/claude-code/test-support/fixtures.js';
 import type { TurnsBody } from './api-types.js';
-import { tailFromBytes } from './session-turns.js';
+import { nextTailBytes, tailFromBytes } from './session-turns.js';
 import { authed, machine } from './test-support/fixture-home.js';
 
 const haveProcIo = (() => {
@@ -51,7 +51,7 @@ async function bigSession(claudeHome: string): Promise<{ main: string; bytes: nu
 describe.skipIf(!haveProcIo)('the turns of a big session', () => {
   it('serves the newest page from a tail read, then the whole record for the page above it', async () => {
     const m = await machine({ fill: false });
-    const { bytes } = await bigSession(join(m.root, '.claude'));
+    const { main, bytes } = await bigSession(join(m.root, '.claude'));
     expect(bytes).toBeGreaterThan(3 * tailFromBytes);
     const path = `/api/session/claude_code/${sessionId}/turns`;
     // Locating the session is not what is measured.
@@ -65,6 +65,8 @@ describe.skipIf(!haveProcIo)('the turns of a big session', () => {
     expect(tail.partial).toBe(true);
     expect(tail.turns).toHaveLength(80);
     expect(read).toBeLessThan(bytes / 4);
+    // The live stream follows on from the end of the file as read.
+    expect(tail.follow_from).toBe(statSync(main).size);
     // The last exchange's subagent is drawn inside its call; the first one's file was not read.
     const launched = tail.turns.flatMap((t) => t.tool_calls ?? []).find((c) => c.subagent !== undefined);
     expect(launched?.subagent?.turns.length).toBeGreaterThan(0);
@@ -81,5 +83,22 @@ describe.skipIf(!haveProcIo)('the turns of a big session', () => {
     const again = (await (await m.app.request(`${path}?limit=80`, { headers: authed() })).json()) as TurnsBody;
     expect(again.partial).toBe(false);
     expect(again.total).toBe(wholeNewest.total);
+
+    // A line still being written is not followed from its middle: the stream starts at its start.
+    const complete = statSync(main).size;
+    appendFileSync(main, '{"type":"user","mess');
+    const growing = (await (await m.app.request(`${path}?limit=5`, { headers: authed() })).json()) as TurnsBody;
+    expect(growing.follow_from).toBe(complete);
   }, 60_000);
+});
+
+describe('the tail read size', () => {
+  it('grows by the bytes per turn the last read found, at least doubling', () => {
+    // 1 MiB held 40 of 80 turns: the next read is sized for 80 with a quarter to spare.
+    expect(nextTailBytes(1 << 20, 40, 80)).toBe(Math.ceil((1 << 20) * 2 * 1.25));
+    // Almost enough still doubles, so a few retries reach any size.
+    expect(nextTailBytes(1 << 20, 79, 80)).toBe(2 << 20);
+    // No turn at all: four times larger.
+    expect(nextTailBytes(1 << 20, 0, 80)).toBe(4 << 20);
+  });
 });

@@ -6,6 +6,7 @@
 // without waiting for the whole parse.
 import { open, stat } from 'node:fs/promises';
 import type { Located } from '../custody/index.js';
+import { isPageable } from '../custody/pages.js';
 import { finaliseRecord } from '../record/finalise.js';
 import type { Elider } from '../record/home-elide.js';
 import type { SessionRecord } from '../record/types.js';
@@ -32,8 +33,20 @@ export interface TurnsRequest {
 
 /** A main file at least this big opens on a tail read; a smaller one parses whole within the page budget. */
 export const tailFromBytes = 8 * 1024 * 1024;
-/** The first tail read's size; each retry that found too few turns reads four times more. */
-const firstTailBytes = 2 * 1024 * 1024;
+/**
+ * The first tail read's size. Too few turns in it: the next read is sized from the bytes per turn
+ * this one found (a quarter over), at least twice as large. Each read also parses what its lines
+ * launched, so reading well past the page the person sees costs twice (an 87 MB session's newest 80
+ * turns took 2 MB: 323 turns and 12 subagents read, 80 shown).
+ */
+const firstTailBytes = 1024 * 1024;
+const tailMargin = 1.25;
+
+/** The size of the tail read after one of `bytes` held `got` of the `want` turns asked for. */
+export function nextTailBytes(bytes: number, got: number, want: number): number {
+  if (got <= 0) return bytes * 4;
+  return Math.max(bytes * 2, Math.ceil((bytes / got) * want * tailMargin));
+}
 
 interface Held {
   signature: string;
@@ -109,7 +122,8 @@ export class RecordCache {
     const tail = this.fresh(this.tails, key, signature) as (Held & { want: number }) | undefined;
     if (tail !== undefined && tail.want >= want) return { record: tail.record, partial: true };
     const session = await loc.session();
-    for (let bytes = firstTailBytes; mainSize >= tailFromBytes && bytes < mainSize / 2; bytes *= 4) {
+    for (let bytes = firstTailBytes, got = 0; mainSize >= tailFromBytes && bytes < mainSize / 2; bytes = nextTailBytes(bytes, got, want)) {
+      got = 0;
       const from = await lineStartAfter(loc.main, mainSize - bytes);
       const parsed = await loc.reader.parse(session, { detail: 'full', mainFrom: from });
       if (parsed.readFrom === undefined) {
@@ -122,6 +136,7 @@ export class RecordCache {
       const record = this.finalise(loc, parsed.record);
       const firstPrompt = record.turns.findIndex((t) => t.role === 'user');
       const turns = firstPrompt === -1 ? [] : record.turns.slice(firstPrompt);
+      got = turns.length;
       if (turns.length < want) continue;
       const held = { ...record, turns };
       this.tails.set(key, { signature, record: held, usedAt: this.now(), want });
@@ -149,6 +164,34 @@ async function lineStartAfter(path: string, offset: number): Promise<number> {
   }
 }
 
+/**
+ * The byte just past the last complete line of `path` (0 when it has none yet): where a follower of
+ * what is appended next starts. Read backward from the end, a chunk at a time.
+ */
+async function completeEnd(path: string): Promise<number> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    for (let end = size; end > 0; ) {
+      const start = Math.max(0, end - buf.length);
+      const { bytesRead } = await handle.read(buf, 0, end - start, start);
+      const nl = buf.subarray(0, bytesRead).lastIndexOf(0x0a);
+      if (nl !== -1) return start + nl + 1;
+      end = start;
+    }
+    return 0;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Where the events stream follows on from, taken before the turns are read: what is appended meanwhile is still sent. */
+async function followFrom(loc: Located): Promise<number | null> {
+  if (!isPageable(loc)) return null;
+  return completeEnd(loc.main).catch(() => null);
+}
+
 /** The window [start, end) a request asks for, within `total` turns. */
 export function turnWindow(req: TurnsRequest, total: number, centre: number | null): { start: number; end: number } {
   const limit = req.limit;
@@ -172,11 +215,13 @@ async function focusOf(loc: Located, record: SessionRecord, match: HitTarget, li
 
 export async function readTurns(cache: RecordCache, loc: Located, req: TurnsRequest): Promise<TurnsBody> {
   const newestOnly = req.before === undefined && req.from === undefined && req.around === undefined && req.match === undefined;
+  const follow_from = await followFrom(loc);
   if (newestOnly && req.beforeEnd === undefined) {
     const { record, partial } = await cache.newest(loc, req.limit);
     const total = record.turns.length;
     const start = Math.max(0, total - req.limit);
-    return { ok: true, record: { ...record, turns: [] }, total, start, end: total, turns: record.turns.slice(start), focus: null, partial };
+    const turns = record.turns.slice(start);
+    return { ok: true, record: { ...record, turns: [] }, total, start, end: total, turns, focus: null, partial, follow_from };
   }
   const record = await cache.record(loc);
   const total = record.turns.length;
@@ -185,5 +230,15 @@ export async function readTurns(cache: RecordCache, loc: Located, req: TurnsRequ
   const centre = found !== null ? found.top : req.around !== undefined ? Math.min(req.around, Math.max(0, total - 1)) : null;
   const before = req.beforeEnd !== undefined ? Math.max(0, total - req.beforeEnd) : req.before;
   const { start, end } = turnWindow({ ...req, ...(before !== undefined ? { before } : {}) }, total, centre);
-  return { ok: true, record: { ...record, turns: [] }, total, start, end, turns: record.turns.slice(start, end), focus, partial: false };
+  return {
+    ok: true,
+    record: { ...record, turns: [] },
+    total,
+    start,
+    end,
+    turns: record.turns.slice(start, end),
+    focus,
+    partial: false,
+    follow_from,
+  };
 }

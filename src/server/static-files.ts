@@ -1,9 +1,11 @@
 // The dashboard's built files (dist/web/) at `/`: index.html for `/` and for any page path the
-// single-page app routes itself, assets by name; nothing outside the folder is ever served.
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+// single-page app routes itself, assets by name; nothing outside the folder is ever served. The
+// folder (a few hundred KB) is held in memory after its first read: a page load then touches no
+// file, so it never queues behind a sweep's reads in libuv's small thread pool (a busy serve took
+// seconds to send a 459-byte index.html that way, measured with bench/dashboard.mjs).
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import type { Context } from 'hono';
-import { isInside } from '../custody/safe-fs.js';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -19,27 +21,97 @@ const types: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-async function fileAt(root: string, rel: string): Promise<string | null> {
-  const path = normalize(join(root, rel));
-  if (!isInside(root, path) && path !== root) return null;
-  const st = await stat(path).catch(() => null);
-  return st?.isFile() === true ? path : null;
+/** A file's bytes as read (never a shared buffer, so a response can carry them as they are). */
+type Bytes = Buffer<ArrayBuffer>;
+
+/** A rebuild while serving renames the hashed assets: an unknown name reads the folder again, at most this often. */
+const rereadMs = 2000;
+
+export interface SiteOptions {
+  /**
+   * URLs the page fetches first (e.g. the session list's first page), named in index.html as
+   * `<link rel="preload" as="fetch">` so the request leaves with the HTML instead of after the
+   * script has loaded and run.
+   */
+  preload?: readonly string[];
 }
 
-/** Serves `webRoot`; a missing build answers with a note on how to build it. */
-export async function serveStatic(c: Context, webRoot: string | null): Promise<Response> {
-  const rel = decodeURIComponent(new URL(c.req.url).pathname);
-  if (rel.includes('\u0000')) return c.notFound();
-  const root = webRoot ?? '';
-  const direct = webRoot === null || rel === '/' ? null : await fileAt(root, rel.slice(1));
-  const path = direct ?? (webRoot === null || extname(rel) !== '' ? null : await fileAt(root, 'index.html'));
-  if (path === null) {
-    if (rel === '/' || extname(rel) === '')
-      return c.text('agentlog serve: the dashboard is not built (run `npm run build`); the API is under /api/', 200);
-    return c.notFound();
+const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** index.html with the preload links at the end of its head. */
+function withPreloads(html: Bytes, preload: readonly string[]): Bytes {
+  if (preload.length === 0) return html;
+  const text = html.toString('utf8');
+  const at = text.indexOf('</head>');
+  if (at === -1) return html;
+  // `crossorigin` (anonymous) gives the preload the mode and credentials of the page's own
+  // same-origin fetch(), without which the browser would not reuse it.
+  const links = preload.map((u) => `<link rel="preload" href="${escapeAttr(u)}" as="fetch" crossorigin>\n`).join('');
+  return Buffer.from(`${text.slice(0, at)}${links}${text.slice(at)}`, 'utf8');
+}
+
+/** The built folder's files by name (flat: the build writes no subfolders). */
+export class StaticSite {
+  private files: Promise<Map<string, Bytes>> | null = null;
+  private readAt = 0;
+
+  constructor(
+    private readonly root: string | null,
+    private readonly opts: SiteOptions = {},
+  ) {}
+
+  private load(): Promise<Map<string, Bytes>> {
+    const root = this.root;
+    this.readAt = Date.now();
+    this.files = (async () => {
+      const out = new Map<string, Bytes>();
+      if (root === null) return out;
+      const names = await readdir(root, { withFileTypes: true }).catch(() => []);
+      for (const d of names) {
+        if (!d.isFile()) continue;
+        const body = await readFile(join(root, d.name)).catch(() => null);
+        if (body === null) continue;
+        out.set(d.name, d.name === 'index.html' ? withPreloads(body, this.opts.preload ?? []) : body);
+      }
+      return out;
+    })();
+    return this.files;
   }
-  const body = await readFile(path);
-  c.header('Content-Type', types[extname(path)] ?? 'application/octet-stream');
-  c.header('Cache-Control', path.endsWith('index.html') ? 'no-cache' : 'max-age=300');
-  return c.body(body);
+
+  private async file(name: string): Promise<Bytes | undefined> {
+    const files = await (this.files ?? this.load());
+    const hit = files.get(name);
+    if (hit !== undefined || Date.now() - this.readAt < rereadMs) return hit;
+    return (await this.load()).get(name);
+  }
+
+  /** Serves the folder; a missing build answers with a note on how to build it. */
+  async serve(c: Context): Promise<Response> {
+    const rel = decodeURIComponent(new URL(c.req.url).pathname);
+    if (rel.includes('\u0000')) return c.notFound();
+    const page = rel === '/' || extname(rel) === '';
+    // Only a plain name in the folder is an asset: no separators, so nothing outside it can be named.
+    const name = page ? 'index.html' : rel.slice(1);
+    const body =
+      this.root === null || name.includes('/') || name.includes('\\') || name.startsWith('.') ? undefined : await this.file(name);
+    if (body === undefined) {
+      if (page) return c.text('agentlog serve: the dashboard is not built (run `npm run build`); the API is under /api/', 200);
+      return c.notFound();
+    }
+    c.header('Content-Type', types[extname(name)] ?? 'application/octet-stream');
+    c.header('Cache-Control', name === 'index.html' ? 'no-cache' : 'max-age=300');
+    return c.body(body);
+  }
+}
+
+const sites = new Map<string, StaticSite>();
+
+/** Serves `webRoot` (null: the note on how to build it) through one held site per folder. */
+export function serveStatic(c: Context, webRoot: string | null): Promise<Response> {
+  let site = sites.get(webRoot ?? '');
+  if (site === undefined) {
+    site = new StaticSite(webRoot);
+    sites.set(webRoot ?? '', site);
+  }
+  return site.serve(c);
 }

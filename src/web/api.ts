@@ -13,6 +13,7 @@ import type {
 } from '../server/api-types.js';
 import type { Locator } from '../record/message-index.js';
 import type { LaneAnswer } from './message-lane.js';
+import { sessionsUrl } from './sessions-url.js';
 
 export class ApiError extends Error {
   constructor(
@@ -55,9 +56,7 @@ export function sessionPath(agent: string, id: string): string {
 }
 
 export function listSessions(params: { cursor: string | null; limit: number }, signal?: AbortSignal): Promise<SessionsBody> {
-  const q = new URLSearchParams({ limit: String(params.limit) });
-  if (params.cursor !== null) q.set('cursor', params.cursor);
-  return getJson<SessionsBody>(`/api/sessions?${q}`, { signal });
+  return getJson<SessionsBody>(sessionsUrl(params.limit, params.cursor), { signal });
 }
 
 export function fetchRecord(agent: string, id: string, signal?: AbortSignal): Promise<RecordBody> {

@@ -52,6 +52,17 @@ const nearBottom = (el: HTMLElement): boolean => el.scrollHeight - el.scrollTop 
 const staleNotice = (state: string, reason: string): string =>
   `${state === 'stale' ? 'The hit is stale' : 'The hit is unavailable'}: ${reason}. Showing the transcript from the end.`;
 const windowOf = (b: TurnsBody): Loaded => ({ record: b.record, total: b.total, base: b.start, turns: b.turns, partial: b.partial });
+/** How many entries a `replay_end` event says the replay sent. */
+function replayed(e: Event): number {
+  try {
+    const data: unknown = JSON.parse((e as MessageEvent<string>).data);
+    const n = typeof data === 'object' && data !== null ? (data as { entries?: unknown }).entries : undefined;
+    return typeof n === 'number' ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Whether turns lie above the window (counted, or not yet counted above a tail read). */
 const hasOlder = (l: Loaded): boolean => l.base > 0 || l.partial;
 
@@ -63,6 +74,8 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
   const [focus, setFocus] = useState<number[] | null>(null);
   const [hasNew, setHasNew] = useState(false);
   const [lastSeen, setLastSeen] = useState<number | null>(null);
+  /** Where the live stream starts: set from the first page of each opened session (undefined until then). */
+  const [followFrom, setFollowFrom] = useState<number | null | undefined>(undefined);
   const scroller = useRef<HTMLDivElement>(null);
   const pendingScroll = useRef<Scroll | null>(null);
   const pane = useRef<HTMLElement>(null);
@@ -82,6 +95,7 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
     setNotice(null);
     setFocus(null);
     setHasNew(false);
+    setFollowFrom(undefined);
     const seen = seenOf(key);
     const params: TurnsParams = { limit: turnWindow };
     if (hit !== null) params.match = { role: hit.role, ts_ms: hit.ts_ms, text: hit.snippet };
@@ -112,9 +126,11 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
         setFocus(path);
         pendingScroll.current = path !== null ? 'focus' : seenTurns !== null ? 'seen' : 'bottom';
         setLoaded(windowOf(body));
+        setFollowFrom(body.follow_from);
       } catch (e) {
         if (abort.signal.aborted) return;
         setError(e instanceof ApiError ? e.message : `The transcript could not be read: ${String(e)}`);
+        setFollowFrom(null);
       }
     })();
     return () => abort.abort();
@@ -173,11 +189,12 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
     });
   }, [run]);
 
-  // Live follow: the events stream from the current end of the file; any new entry re-reads the tail.
+  // Live follow: the events stream from where the first page's read ended; any new entry re-reads the tail.
+  // It opens once that page says where (no second request to learn it: a detail page of an 87 MB
+  // transcript indexed every line of it first, beside the page being read).
   useEffect(() => {
-    let source: EventSource | null = null;
+    if (followFrom === undefined) return;
     let timer: ReturnType<typeof setTimeout> | null = null;
-    let closed = false;
     const schedule = (): void => {
       if (timer !== null) return;
       timer = setTimeout(() => {
@@ -185,34 +202,23 @@ export function Transcript({ agent, id, summary, hit, deep, control, onRenamed, 
         void refresh();
       }, 150);
     };
-    void (async () => {
-      let resume = '';
-      try {
-        const res = await fetch(`${sessionPath(agent, id)}?limit=1`, { credentials: 'same-origin' });
-        const body = (await res.json()) as { entries?: { offset: number; bytes: number }[] };
-        const last = body.entries?.[body.entries.length - 1];
-        if (last !== undefined) resume = `?last_event_id=${last.offset + last.bytes + 1}`;
-      } catch {
-        // Without the end offset the stream replays from the start; entries before replay_end are ignored.
-      }
-      if (closed) return;
-      let live = false;
-      source = new EventSource(`${sessionPath(agent, id)}/events${resume}`);
-      source.addEventListener('replay_end', () => {
-        if (live) schedule();
-        live = true;
-      });
-      source.addEventListener('entry', () => {
-        if (live) schedule();
-      });
-      source.addEventListener('restart', () => schedule());
-    })();
+    // Without the end offset the stream replays from the start, and the replay itself is not news.
+    const source = new EventSource(`${sessionPath(agent, id)}/events${followFrom === null ? '' : `?last_event_id=${followFrom}`}`);
+    let live = false;
+    source.addEventListener('replay_end', (e) => {
+      // From the page's end, whatever the replay held was appended after that page was read.
+      if (live || (followFrom !== null && replayed(e) > 0)) schedule();
+      live = true;
+    });
+    source.addEventListener('entry', () => {
+      if (live) schedule();
+    });
+    source.addEventListener('restart', () => schedule());
     return () => {
-      closed = true;
-      source?.close();
+      source.close();
       if (timer !== null) clearTimeout(timer);
     };
-  }, [agent, id, refresh]);
+  }, [agent, id, refresh, followFrom]);
 
   // Scrolling after a draw: centre the hit, reach an end, or keep the view still when older turns appear above.
   useLayoutEffect(() => {

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { SessionSummary } from '../server/api-types.js';
 import { ApiError, listSessions } from './api.js';
+import { firstSessionsPage as firstPage } from './sessions-url.js';
 
 export interface SessionsState {
   sessions: SessionSummary[];
@@ -13,11 +14,12 @@ export interface SessionsState {
   error: string | null;
 }
 
-const firstPage = 100;
 /** How often the newest page is read again for new sessions, live dots and grown counts. */
 const refreshMs = 10_000;
 const laterPage = 500;
 const maxBackoffMs = 30_000;
+/** How soon a list the server marked incomplete (its first scan under way) is asked for again. */
+const incompleteRetryMs = 1000;
 
 export function useSessions(): [SessionsState, () => void, (update: (s: SessionSummary[]) => SessionSummary[]) => void] {
   const [state, setState] = useState<SessionsState>({ sessions: [], loading: true, more: true, error: null });
@@ -26,24 +28,36 @@ export function useSessions(): [SessionsState, () => void, (update: (s: SessionS
     const abort = new AbortController();
     let backoff = 1000;
     const run = async (): Promise<void> => {
-      const all: SessionSummary[] = [];
-      let cursor: string | null = null;
-      for (;;) {
-        try {
-          const body = await listSessions({ cursor, limit: all.length === 0 ? firstPage : laterPage }, abort.signal);
-          all.push(...body.sessions);
-          cursor = body.cursor;
-          backoff = 1000;
-          setState({ sessions: [...all], loading: false, more: cursor !== null, error: null });
-          if (cursor === null) break;
-        } catch (e) {
-          if (abort.signal.aborted) return;
-          const message = e instanceof ApiError ? e.message : String(e);
-          setState((s) => ({ ...s, error: `${message} Retrying in ${Math.round(backoff / 1000)} s.` }));
-          await new Promise((r) => setTimeout(r, backoff));
-          backoff = Math.min(maxBackoffMs, backoff * 2);
-          if (abort.signal.aborted) return;
+      // An incomplete answer (the server's first scan still running) is read again whole once the
+      // scan is done; that second pass replaces the list in one step, so rows do not shrink back.
+      for (let pass = 0; ; pass++) {
+        const all: SessionSummary[] = [];
+        let cursor: string | null = null;
+        let complete = true;
+        for (;;) {
+          try {
+            const body = await listSessions({ cursor, limit: all.length === 0 ? firstPage : laterPage }, abort.signal);
+            all.push(...body.sessions);
+            cursor = body.cursor;
+            complete &&= body.complete;
+            backoff = 1000;
+            // Still incomplete on a later pass: the rows shown are these already; ask again later.
+            if (pass > 0 && !complete) break;
+            if (pass === 0 || cursor === null)
+              setState({ sessions: [...all], loading: false, more: cursor !== null || !complete, error: null });
+            if (cursor === null) break;
+          } catch (e) {
+            if (abort.signal.aborted) return;
+            const message = e instanceof ApiError ? e.message : String(e);
+            setState((s) => ({ ...s, error: `${message} Retrying in ${Math.round(backoff / 1000)} s.` }));
+            await new Promise((r) => setTimeout(r, backoff));
+            backoff = Math.min(maxBackoffMs, backoff * 2);
+            if (abort.signal.aborted) return;
+          }
         }
+        if (complete) break;
+        await new Promise((r) => setTimeout(r, incompleteRetryMs));
+        if (abort.signal.aborted) return;
       }
       // Then keep the newest page fresh: rows update in place (nothing moves under the pointer), new sessions come on top.
       while (!abort.signal.aborted) {

@@ -1,0 +1,45 @@
+// The dashboard's files are served from memory, index.html naming the first API page as a preload.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/support/temp.js';
+import { StaticSite } from './static-files.js';
+
+async function site(): Promise<{ app: Hono; root: string }> {
+  const root = await tempDir('agentlog-static-');
+  await writeFile(join(root, 'index.html'), '<!doctype html>\n<html><head>\n<title>t</title>\n</head><body></body></html>\n');
+  await writeFile(join(root, 'app-1.js'), 'export {};\n');
+  await mkdir(join(root, 'sub'));
+  await writeFile(join(root, 'sub', 'x.js'), 'nested');
+  const s = new StaticSite(root, { preload: ['/api/sessions?limit=100&a="b"'] });
+  const app = new Hono();
+  app.get('*', (c) => s.serve(c));
+  return { app, root };
+}
+
+describe('the static site', () => {
+  it('serves index.html for page paths with the preload link, and assets by name', async () => {
+    const { app, root } = await site();
+    for (const path of ['/', '/s/claude_code/abc']) {
+      const res = await app.request(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      const html = await res.text();
+      expect(html).toContain('<link rel="preload" href="/api/sessions?limit=100&amp;a=&quot;b&quot;" as="fetch" crossorigin>\n</head>');
+    }
+    const js = await app.request('/app-1.js');
+    expect(js.headers.get('content-type')).toContain('text/javascript');
+    expect(await js.text()).toBe('export {};\n');
+    // Built after the first read (a rebuild while serving): found once the folder is read again.
+    await writeFile(join(root, 'app-2.js'), 'export const two = 2;\n');
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(await (await app.request('/app-2.js')).text()).toBe('export const two = 2;\n');
+  });
+
+  it('serves nothing outside the folder or below it', async () => {
+    const { app } = await site();
+    for (const path of ['/sub/x.js', '/..%2Fetc%2Fpasswd.js', '/%2e%2e/x.js', '/.hidden.js', '/missing.js'])
+      expect((await app.request(path)).status, path).toBe(404);
+  });
+});
