@@ -14,17 +14,27 @@ function writeDatabase(path: string, value: string): void {
   db.close();
 }
 
+/** A database holding one value, read once (so a connection to it is kept open). */
+async function readOnce(value: string): Promise<{ dir: string; path: string }> {
+  const dir = await tempDir();
+  const path = join(dir, 'a.db');
+  writeDatabase(path, value);
+  expect(await readValues(path)).toEqual([value]);
+  return { dir, path };
+}
+
 const readValues = (path: string): Promise<unknown[]> =>
-  withReadOnlyDatabase(path, 100, (db) => prepared(db, 'SELECT v FROM t').all().map((r) => (r as { v: unknown }).v));
+  withReadOnlyDatabase(path, 100, (db) =>
+    prepared(db, 'SELECT v FROM t')
+      .all()
+      .map((r) => (r as { v: unknown }).v),
+  );
 
 describe('withReadOnlyDatabase', () => {
   afterEach(() => closeKeptDatabases());
 
   it('reads the rows a writer committed after the previous read of the same database', async () => {
-    const dir = await tempDir();
-    const path = join(dir, 'a.db');
-    writeDatabase(path, 'first');
-    expect(await readValues(path)).toEqual(['first']);
+    const { path } = await readOnce('first');
     const writer = new Database(path);
     writer.prepare('INSERT INTO t VALUES (?)').run('second');
     writer.close();
@@ -32,20 +42,14 @@ describe('withReadOnlyDatabase', () => {
   });
 
   it('reads the new database when another file is moved over the path', async () => {
-    const dir = await tempDir();
-    const path = join(dir, 'a.db');
-    writeDatabase(path, 'old');
-    expect(await readValues(path)).toEqual(['old']);
+    const { dir, path } = await readOnce('old');
     writeDatabase(join(dir, 'b.db'), 'new');
     await rename(join(dir, 'b.db'), path);
     expect(await readValues(path)).toEqual(['new']);
   });
 
   it('throws while a writer holds the database locked and reads again once it lets go', async () => {
-    const dir = await tempDir();
-    const path = join(dir, 'a.db');
-    writeDatabase(path, 'v');
-    expect(await readValues(path)).toEqual(['v']);
+    const { path } = await readOnce('v');
     const writer = new Database(path);
     writer.exec('BEGIN EXCLUSIVE');
     await expect(readValues(path)).rejects.toThrow(/locked|busy/i);
