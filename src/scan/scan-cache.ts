@@ -9,7 +9,7 @@ import { type DiscoveredSession, type FileProblem, problemKinds } from '../agent
 import { errorMessage, isNotFound } from '../fs/errors.js';
 import { agentIds } from '../record/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
-import { usageBucketsSchema } from '../usage/buckets.js';
+import { usageBucketsSchema } from '../usage/buckets-schema.js';
 import type { SessionRow } from './session-row.js';
 
 /** Bump when a reader's output or the entry's shape changes so stale rows are never served. */
