@@ -29,14 +29,17 @@ export async function looksLikeSqlite(path: string): Promise<boolean> {
 }
 
 /**
- * How long a connection stays open after its last read. A scan reads the sessions of one database
- * one after another, and opening it and preparing the statements cost about as much as reading a
- * small session (Crush's 98 sessions in 13 databases: ~25% of the read); an idle one is closed soon
- * after, so a long-running server holds no database it is not reading.
+ * How long a connection stays open after its last read. A scan reads every session of each database,
+ * and opening it and preparing the statements cost about as much as reading a small session (Crush's
+ * 98 sessions in 13 databases: ~25% of the read); an idle one is closed soon after, so a
+ * long-running server holds no database it is not reading.
  */
-const idleCloseMs = 200;
-/** Connections kept open at most (a scan moves from database to database; each thread keeps its own). */
-const keptAtMost = 8;
+const idleCloseMs = 1000;
+/**
+ * Connections kept open at most. A scan takes sessions largest first, so it moves between all of an
+ * agent's databases: fewer kept than databases and each read would find its connection evicted.
+ */
+const keptAtMost = 32;
 
 interface KeptConnection {
   db: BetterSqlite3.Database;
