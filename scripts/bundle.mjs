@@ -20,7 +20,7 @@ const common = {
 };
 
 // Chunks of an earlier build (their names carry a content hash) would pile up beside the new ones.
-for (const f of readdirSync('dist/cli')) if (/^[a-z]+-[A-Z0-9]{8}\.js(\.map)?$/.test(f)) rmSync(`dist/cli/${f}`);
+for (const f of readdirSync('dist/cli')) if (/^[a-z-]+-[A-Z0-9]{8}\.js(\.map)?$/.test(f)) rmSync(`dist/cli/${f}`);
 
 // Split: the server and the MCP SDK load only for `serve` and `mcp` (dynamic imports), so the
 // everyday commands compile a smaller file at start-up.
@@ -31,8 +31,16 @@ await build({
   splitting: true,
   chunkNames: '[name]-[hash]',
 });
-// parse-pool resolves its worker beside the module that runs it: dist/cli/ for the bundle.
-await build({ ...common, entryPoints: ['src/scan/parse-worker.ts'], outfile: 'dist/cli/parse-worker.js' });
+// parse-pool resolves its worker beside the module that runs it: dist/cli/ for the bundle. Split too,
+// so what its readers load only when asked (Intendant's name writer, which brings zod) stays out of
+// the file every worker compiles before it reads a session.
+await build({
+  ...common,
+  entryPoints: { 'parse-worker': 'src/scan/parse-worker.ts' },
+  outdir: 'dist/cli',
+  splitting: true,
+  chunkNames: '[name]-[hash]',
+});
 // The index sweep reads a large session in a worker, so a signal stops it at once (extract-off-thread.ts).
 await build({ ...common, entryPoints: ['src/search/extract-worker.ts'], outfile: 'dist/cli/extract-worker.js' });
 chmodSync('dist/cli/main.js', 0o755);

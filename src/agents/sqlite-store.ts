@@ -1,7 +1,8 @@
-// Reading an agent's SQLite store: read-only with a busy timeout, always closed, and a failure
-// (locked, corrupt, not a database) turned into an `unreadable` problem saying what to do. Shared
+// Reading an agent's SQLite store: read-only with a busy timeout, closed soon after the last read, and
+// a failure (locked, corrupt, not a database) turned into an `unreadable` problem saying what to do. Shared
 // by the readers whose sessions live in a database (Crush, Goose); better-sqlite3 loads only when
 // a database is present.
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { readExact } from '../fs/read-exact.js';
@@ -27,18 +28,101 @@ export async function looksLikeSqlite(path: string): Promise<boolean> {
   }
 }
 
-/** Runs `read` on a read-only connection with a busy timeout, closed afterwards. Throws what better-sqlite3 throws. */
+/**
+ * How long a connection stays open after its last read. A scan reads every session of each database,
+ * and opening it and preparing the statements cost about as much as reading a small session (Crush's
+ * 98 sessions in 13 databases: ~25% of the read); an idle one is closed soon after, so a
+ * long-running server holds no database it is not reading.
+ */
+const idleCloseMs = 1000;
+/**
+ * Connections kept open at most. A scan takes sessions largest first, so it moves between all of an
+ * agent's databases: fewer kept than databases and each read would find its connection evicted.
+ */
+const keptAtMost = 32;
+
+interface KeptConnection {
+  db: BetterSqlite3.Database;
+  /** The file the connection has open: a database replaced under the same path gets a new one. */
+  dev: number;
+  ino: number;
+  timeoutMs: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** Open connections by path, least recently used first. */
+const kept = new Map<string, KeptConnection>();
+const statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+function closeKept(path: string, c: KeptConnection): void {
+  clearTimeout(c.timer);
+  if (kept.get(path) === c) kept.delete(path);
+  c.db.close();
+}
+
+/** Closes every connection kept open (before a test removes its databases, or at a clean exit). */
+export function closeKeptDatabases(): void {
+  for (const [path, c] of [...kept]) closeKept(path, c);
+}
+
+/** The kept connection to the file `st` describes, or a new one. Synchronous: nothing else runs between this and the read. */
+function connection(Database: typeof BetterSqlite3, path: string, st: Stats, busyTimeoutMs: number): KeptConnection {
+  const open = kept.get(path);
+  if (open !== undefined) {
+    kept.delete(path);
+    if (open.dev === st.dev && open.ino === st.ino && open.timeoutMs === busyTimeoutMs) {
+      clearTimeout(open.timer);
+      kept.set(path, open);
+      return open;
+    }
+    open.db.close();
+    clearTimeout(open.timer);
+  }
+  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+  const c: KeptConnection = { db, dev: st.dev, ino: st.ino, timeoutMs: busyTimeoutMs, timer: undefined };
+  kept.set(path, c);
+  for (const [oldest, old] of kept) {
+    if (kept.size <= keptAtMost) break;
+    closeKept(oldest, old);
+  }
+  return c;
+}
+
+/**
+ * Runs `read` on a read-only connection with a busy timeout. The connection is kept open a moment
+ * for the next read of the same database (`idleCloseMs`), and closed at once when a read fails.
+ * Throws what better-sqlite3 throws.
+ */
 export async function withReadOnlyDatabase<T>(path: string, busyTimeoutMs: number, read: (db: BetterSqlite3.Database) => T): Promise<T> {
   // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever.
   const st = await stat(path);
   if (!st.isFile()) throw notRegularFile(path, st);
   const { default: Database } = await import('better-sqlite3');
-  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+  const c = connection(Database, path, st, busyTimeoutMs);
   try {
-    return read(db);
-  } finally {
-    db.close();
+    const result = read(c.db);
+    c.timer = setTimeout(() => closeKept(path, c), idleCloseMs);
+    c.timer.unref();
+    return result;
+  } catch (error) {
+    closeKept(path, c);
+    throw error;
   }
+}
+
+/** `db.prepare(sql)`, prepared once per connection: a kept connection reads many sessions. */
+export function prepared(db: BetterSqlite3.Database, sql: string): BetterSqlite3.Statement {
+  let byText = statements.get(db);
+  if (byText === undefined) {
+    byText = new Map();
+    statements.set(db, byText);
+  }
+  let s = byText.get(sql);
+  if (s === undefined) {
+    s = db.prepare(sql);
+    byText.set(sql, s);
+  }
+  return s;
 }
 
 /** Rows as JSON objects (better-sqlite3 answers `unknown[]`). */

@@ -32,11 +32,12 @@ export interface ParsePoolOptions {
 }
 
 /**
- * 16 MiB: below it a cold scan is done in about the time a worker takes to load its modules
- * (~0.2 s), so the worker would only cost the other core; above it the worker takes sessions as
- * soon as it is ready while the calling thread reads from the other end of the list.
+ * 24 MiB: below it a cold scan is done in about the time a worker takes to load its modules
+ * (~0.2 s), so the worker would only cost the other core, and the scan's end would wait for a
+ * worker still loading to stop (Cursor's 20.5 MiB on the bench home); above it the worker takes
+ * sessions as soon as it is ready while the calling thread reads from the other end of the list.
  */
-export const defaultPoolMinBytes = 16 << 20;
+export const defaultPoolMinBytes = 24 << 20;
 
 export class ParsePool {
   private readonly live = new Set<Worker>();

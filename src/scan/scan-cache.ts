@@ -9,7 +9,7 @@ import { type FileProblem, problemKinds } from '../agents/types.js';
 import { errorMessage, isNotFound } from '../fs/errors.js';
 import { agentIds } from '../record/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
-import { usageBucketsSchema } from '../usage/buckets.js';
+import { usageBucketsSchema } from '../usage/buckets-schema.js';
 import type { SessionRow } from './session-row.js';
 
 // Kept where callers found it; it lives alone so a lookup by id keys a session without loading zod.

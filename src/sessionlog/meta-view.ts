@@ -3,7 +3,7 @@
 // gives what it does say. The one reading for the Intendant reader, its name lookups and `scan`;
 // `parseMeta` (meta.ts) stays strict because it guards a rewrite.
 import { type JsonObject, num, obj, str, text } from '../json/narrow.js';
-import { normaliseNameOrNull } from './session-name.js';
+import { normaliseNameOrNull } from './name-rule.js';
 
 export interface MetaView {
   sessionId?: string;

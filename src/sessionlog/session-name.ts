@@ -4,17 +4,9 @@
 import { basename } from 'node:path';
 import { SessionLogError } from './errors.js';
 import { updateMetaSync } from './meta.js';
+import { normaliseNameOrNull } from './name-rule.js';
 
-export const maxNameChars = 180;
-
-/** The normalised name, or null when nothing but whitespace is left. */
-export function normaliseNameOrNull(raw: string): string | null {
-  const collapsed = raw.replace(/\s+/gu, ' ').trim();
-  if (collapsed === '') return null;
-  const chars = Array.from(collapsed);
-  if (chars.length <= maxNameChars) return collapsed;
-  return `${chars.slice(0, maxNameChars - 3).join('')}...`;
-}
+export { maxNameChars, normaliseNameOrNull } from './name-rule.js';
 
 /** The normalised name; an empty one is an InvalidArgument error. */
 export function normaliseName(raw: string): string {

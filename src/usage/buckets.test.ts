@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newRecord, newSubagent } from '../record/draft.js';
 import { addTotals, emptyTotals, type SessionRecord, type Totals, type Turn } from '../record/types.js';
-import { bucketsFromRecord, bucketTotals, slotMs, usageBucketsSchema } from './buckets.js';
+import { bucketsFromRecord, bucketTotals, slotMs } from './buckets.js';
+import { usageBucketsSchema } from './buckets-schema.js';
 
 const tokens = (input: number, output: number, cacheWrite = 0, cacheRead = 0): Totals => ({
   ...emptyTotals(),

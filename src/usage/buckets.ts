@@ -2,7 +2,6 @@
 // summarised and kept in the scan cache, so a usage report by any local day never re-reads a log.
 // Every real time zone's offset is a multiple of 15 minutes, so a quarter-hour in UTC lies wholly
 // inside one local day in every zone.
-import { z } from 'zod';
 import type { SessionRecord, Subagent, Totals, Turn, UsageApart } from '../record/types.js';
 
 export const slotMs = 15 * 60_000;
@@ -36,19 +35,14 @@ function isBucketRow(v: unknown, models: number): v is BucketRow {
   return typeof cost === 'number' && Number.isFinite(cost) && (long === 0 || long === 1);
 }
 
-function isUsageBuckets(v: unknown): v is UsageBuckets {
+/** Whether a cached value is usage buckets (the scan cache's schema checks with it: buckets-schema.ts). */
+export function isUsageBuckets(v: unknown): v is UsageBuckets {
   if (typeof v !== 'object' || v === null) return false;
   const { models, rows, basis } = v as Record<string, unknown>;
   if (basis !== 'turns' && basis !== 'split') return false;
   if (!Array.isArray(models) || !models.every((m) => typeof m === 'string')) return false;
   return Array.isArray(rows) && rows.every((r) => isBucketRow(r, models.length));
 }
-
-/**
- * The cached buckets' schema. A hand check inside zod: an unchanged home loads every session's rows
- * from the scan cache, and a per-element zod tuple took as long as parsing the JSON itself.
- */
-export const usageBucketsSchema = z.custom<UsageBuckets>(isUsageBuckets, { message: 'not usage buckets' });
 
 /** The model name used where a log names none: never priced. */
 export const unknownModel = '<unknown>';

@@ -2,7 +2,7 @@
 // prompt_tokens, completion_tokens, cost, created_at…) and `messages` (id, session_id, role,
 // parts JSON, model, provider, created_at, finished_at, is_summary_message). Read read-only.
 import type { JsonObject } from '../../json/narrow.js';
-import { rowsOf, withReadOnlyDatabase } from '../sqlite-store.js';
+import { prepared, rowsOf, withReadOnlyDatabase } from '../sqlite-store.js';
 
 export interface CrushRows {
   sessions: JsonObject[];
@@ -12,7 +12,7 @@ export interface CrushRows {
 /** Every session row without its messages. Throws what better-sqlite3 throws. */
 export function listSessionRows(path: string, busyTimeoutMs: number): Promise<JsonObject[]> {
   return withReadOnlyDatabase(path, busyTimeoutMs, (db) =>
-    rowsOf(db.prepare('SELECT id, parent_session_id, title, created_at, updated_at FROM sessions').all()),
+    rowsOf(prepared(db, 'SELECT id, parent_session_id, title, created_at, updated_at FROM sessions').all()),
   );
 }
 
@@ -24,10 +24,10 @@ export function loadSessionRows(path: string, rootId: string, busyTimeoutMs: num
   return withReadOnlyDatabase(path, busyTimeoutMs, (db) =>
     db.transaction(() => ({
       sessions: rowsOf(
-        db.prepare(`${subtree} SELECT * FROM sessions WHERE id IN (SELECT id FROM tree) ORDER BY created_at, id`).all(rootId),
+        prepared(db, `${subtree} SELECT * FROM sessions WHERE id IN (SELECT id FROM tree) ORDER BY created_at, id`).all(rootId),
       ),
       messages: rowsOf(
-        db.prepare(`${subtree} SELECT * FROM messages WHERE session_id IN (SELECT id FROM tree) ORDER BY created_at, rowid`).all(rootId),
+        prepared(db, `${subtree} SELECT * FROM messages WHERE session_id IN (SELECT id FROM tree) ORDER BY created_at, rowid`).all(rootId),
       ),
     }))(),
   );

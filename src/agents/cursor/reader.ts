@@ -83,8 +83,8 @@ export const cursorReader: AgentReader = {
   discover: discoverCursor,
   claim: claimCursor,
 
-  async parse(session) {
-    const { lines, badLines } = await readTranscript(session.path);
+  async parse(session, ctx) {
+    const { lines, badLines } = await readTranscript(session.path, ctx.detail !== 'summary');
     if (lines.length === 0)
       return { record: null, cwds: [], badLines: badLines > 0 ? [{ path: session.path, count: badLines }] : [], problems: [] };
     const record = newRecord('cursor', session.sessionId);

@@ -34,13 +34,23 @@ export function readLine(line: JsonObject, n: number): CursorLine | null | undef
   return said === '' ? null : { line: n, role, text: said };
 }
 
-export async function readTranscript(path: string): Promise<{ lines: CursorLine[]; badLines: number }> {
+/**
+ * The transcript's lines that say something. With `texts` false (a summary, which keeps only the
+ * first ask) every line after the first user line keeps its role but not its text: a scan then holds
+ * no session's texts while it reads.
+ */
+export async function readTranscript(path: string, texts = true): Promise<{ lines: CursorLine[]; badLines: number }> {
   const lines: CursorLine[] = [];
   let bad = 0;
+  let asked = false;
   const r = await forEachJsonObject(path, (line, info) => {
     const read = readLine(line, info.line);
     if (read === undefined) bad++;
-    else if (read !== null) lines.push(read);
+    else if (read !== null) {
+      if (!texts && asked) read.text = '';
+      else if (read.role === 'user') asked = true;
+      lines.push(read);
+    }
   });
   return { lines, badLines: bad + r.badLines + (r.tornTail ? 1 : 0) };
 }

@@ -1,7 +1,6 @@
 // Intendant keeps a session's name in the session's own meta.json, not in agentlog's names overlay.
 import { basename, dirname, join } from 'node:path';
 import { files } from '../../sessionlog/paths.js';
-import { writeSessionName } from '../../sessionlog/session-name.js';
 import { readIntendantName } from './meta.js';
 import type { OwnSessionNames } from '../types.js';
 
@@ -17,6 +16,9 @@ export const intendantNames: OwnSessionNames = {
     return readIntendantName(intendantDir(sessionPath));
   },
   async write(sessionPath, name) {
+    // Loaded here: the writer brings the session log's locks and schemas (zod), which the scan
+    // worker, reading names only, would otherwise load with every reader.
+    const { writeSessionName } = await import('../../sessionlog/session-name.js');
     const dir = intendantDir(sessionPath);
     return { path: join(dir, files.meta), name: writeSessionName(dir, name) };
   },
