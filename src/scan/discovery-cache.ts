@@ -26,20 +26,34 @@ export const discoveryCacheVersion = 1;
 /** How long after an entry's last change it must have been observed to be trusted (coarse mtimes: 1–2 s). */
 export const racyMs = 2_000;
 
-const n = z.number();
 /** [observed at, mtimeMs, ctimeMs, ino, entries]: entries as `<kind letter><name>` joined by `/`, which no name holds. */
-const dirSchema = z.tuple([n, n, n, n, z.string()]);
+type DirRow = [number, number, number, number, string];
 /** [observed at, size, mtimeMs, ctimeMs, ino, value]. */
-const factSchema = z.tuple([n, n, n, n, n, z.unknown()]);
-const fileSchema = z.object({
-  version: z.literal(discoveryCacheVersion),
-  readerVersion: z.string(),
-  dirs: z.record(z.string(), dirSchema),
-  facts: z.record(z.string(), factSchema),
-});
+type FactRow = [number, number, number, number, number, unknown];
 const headerSchema = z.object({ version: z.number(), readerVersion: z.string() });
-type DirRow = z.infer<typeof dirSchema>;
-type FactRow = z.infer<typeof factSchema>;
+const bodySchema = z.object({ dirs: z.record(z.string(), z.array(z.unknown())), facts: z.record(z.string(), z.array(z.unknown())) });
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isDirRow = (r: unknown[]): r is DirRow => r.length === 5 && r.slice(0, 4).every(isNumber) && typeof r[4] === 'string';
+const isFactRow = (r: unknown[]): r is FactRow => r.length === 6 && r.slice(0, 5).every(isNumber);
+
+/**
+ * The rows, each checked for its shape, or the first that is not. A loop, not a schema per row: a
+ * schema over every row of a large home cost more than the listings it saves (measured: ~1 s under load).
+ */
+function checkedRows(body: z.infer<typeof bodySchema>): { dirs: Record<string, DirRow>; facts: Record<string, FactRow> } | string {
+  const dirs: Record<string, DirRow> = {};
+  const facts: Record<string, FactRow> = {};
+  for (const [k, r] of Object.entries(body.dirs)) {
+    if (!isDirRow(r)) return `dirs.${k}`;
+    dirs[k] = r;
+  }
+  for (const [k, r] of Object.entries(body.facts)) {
+    if (!isFactRow(r)) return `facts.${k}`;
+    facts[k] = r;
+  }
+  return { dirs, facts };
+}
 
 const letters: Record<EntryKind, string> = { file: 'f', dir: 'd', link: 'l', other: 'o' };
 const kinds: Record<string, EntryKind> = { f: 'file', d: 'dir', l: 'link', o: 'other' };
@@ -92,15 +106,21 @@ export class DiscoveryCache implements DiscoveryFs {
     const header = headerSchema.safeParse(json);
     // Another version's cache is not corrupt, only stale: it is rebuilt without a word.
     if (header.success && (header.data.version !== discoveryCacheVersion || header.data.readerVersion !== this.readerVersion)) return;
-    const parsed = fileSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue === undefined ? '' : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
+    const parsed = header.success ? bodySchema.safeParse(json) : header;
+    const rows = parsed.success ? checkedRows(parsed.data) : null;
+    if (rows === null || typeof rows === 'string') {
+      const issue = parsed.success ? undefined : parsed.error.issues[0];
+      const where =
+        typeof rows === 'string'
+          ? ` at ${rows}: not a row`
+          : issue === undefined
+            ? ''
+            : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
       this.problems.push(await moveAsideCorrupt(path, 'the discovery cache', `not a discovery cache${where}`, this.now()));
       return;
     }
-    this.dirs = parsed.data.dirs;
-    this.facts = parsed.data.facts;
+    this.dirs = rows.dirs;
+    this.facts = rows.facts;
   }
 
   /** True when `st` is what `row` recorded and changed at least `racyMs` before it was observed. */
