@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Catalog } from '../dist/custody/index.js';
 import { agentHomes } from '../dist/cli/context.js';
+import { readers } from '../dist/agents/registry.js';
 import { agentEnv } from './run.mjs';
 
 const home = process.argv[2];
@@ -23,7 +24,7 @@ const row = (label, value, baseLabel, baseValue, ratio) =>
 const now = () => performance.now();
 
 const env = { ...agentEnv(home, ''), GEMINI_CLI_HOME: home };
-const agents = agentHomes({ env: (n) => (env[n] === undefined || env[n] === '' ? undefined : env[n]), homedir: home });
+const agents = agentHomes({ env: (n) => (env[n] === undefined || env[n] === '' ? undefined : env[n]), homedir: home }, readers);
 
 /** Bytes of every regular file under a folder (custody's own files left out). */
 function bytesUnder(dir, skip = () => false) {

@@ -3,6 +3,9 @@
 import type { AgentId, Detail, SessionRecord } from '../record/types.js';
 import type { MessageExtract, MessageResume } from '../record/message-index.js';
 import type { JsonObject } from '../json/narrow.js';
+import type { DiscoveryFs } from '../fs/dir-listing.js';
+
+export type { DiscoveryFs } from '../fs/dir-listing.js';
 
 /** How the CLI edge hands the environment down: agents never read `process.env` themselves. */
 export interface HomeLookup {
@@ -133,8 +136,12 @@ export interface AgentReader {
   readonly homeVariables: readonly HomeVariable[];
   /** The homes to look in, from the agent's own variables and defaults (existing or not). */
   homes(lookup: HomeLookup): string[];
-  /** Lists the sessions under one home. A missing home is an empty discovery, not an error. */
-  discover(home: string): Promise<Discovery>;
+  /**
+   * Lists the sessions under one home. A missing home is an empty discovery, not an error. `fs`
+   * answers folder listings and file-derived facts (a cache that remembers them across runs, or
+   * the disk itself when absent); a reader that lists or peeks through it gets the cache for free.
+   */
+  discover(home: string, fs?: DiscoveryFs): Promise<Discovery>;
   /** Recognises a file or folder given on the command line as one of this agent's sessions. */
   claim(path: string): Promise<DiscoveredSession | null>;
   /** Reads one session's files into the record. Never throws for bad content; throws only for I/O. */

@@ -2,15 +2,16 @@
 // and a hash of its first bytes, so an unchanged home is listed (and its usage reported) without
 // parsing anything. The file is validated at load: a corrupt one is moved aside and rebuilt.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { type FileProblem, problemKinds } from '../agents/types.js';
-import { errorMessage, isNotFound } from '../fs/errors.js';
+import { errorMessage } from '../fs/errors.js';
 import { agentIds } from '../record/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { usageBucketsSchema } from '../usage/buckets-schema.js';
 import type { SessionRow } from './session-row.js';
+import { moveAsideCorrupt, readCacheJson } from './move-aside.js';
 
 // Kept where callers found it; it lives alone so a lookup by id keys a session without loading zod.
 export { sessionKey } from './session-key.js';
@@ -110,21 +111,9 @@ export class ScanCache {
   }
 
   private async load(path: string, now: () => number): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if (!isNotFound(error))
-        this.problems.push({ path, kind: 'unreadable', reason: `cannot read the scan cache: ${errorMessage(error)}` });
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      await this.quarantine(path, `not JSON (${errorMessage(error)})`, now);
-      return;
-    }
+    const read = await readCacheJson(path, 'the scan cache', now, this.problems);
+    if (read === null) return;
+    const { text, json } = read;
     // Another version's cache is not corrupt, only stale: it is rebuilt without a word.
     const header = headerSchema.safeParse(json);
     if (header.success && (header.data.version !== scanCacheVersion || header.data.readerVersion !== this.readerVersion)) return;
@@ -150,17 +139,7 @@ export class ScanCache {
   }
 
   private async quarantine(path: string, why: string, now: () => number): Promise<void> {
-    const aside = `${path}.corrupt-${now()}`;
-    try {
-      await rename(path, aside);
-      this.problems.push({ path, kind: 'unparsed', reason: `the scan cache was ${why}; moved aside to ${aside} and rebuilt` });
-    } catch (error) {
-      this.problems.push({
-        path,
-        kind: 'unparsed',
-        reason: `the scan cache was ${why} and could not be moved aside (${errorMessage(error)}); rebuilt`,
-      });
-    }
+    this.problems.push(await moveAsideCorrupt(path, 'the scan cache', why, now()));
   }
 
   /**

@@ -1,11 +1,13 @@
 // `scan`: discover every session under the given agent homes, summarise each (from the cache when
 // its files are unchanged) and report what could not be read.
-import type { AgentHomes, AgentReader, DiscoveredSession, FileProblem } from '../agents/types.js';
+import type { AgentHomes, AgentReader, DiscoveredSession, DiscoveryFs, FileProblem } from '../agents/types.js';
 import type { AgentId } from '../record/types.js';
 import { linkOnPath } from '../fs/stat.js';
 import { errorMessage } from '../fs/errors.js';
+import { type Clock, systemClock } from '../fs/clock.js';
 import { ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { ScanCache, sessionKey, type CachedEntry } from './scan-cache.js';
+import { DiscoveryCache, discoveryCachePath } from './discovery-cache.js';
 import { type SessionSummary, summariseSession } from './summarise.js';
 import { rememberProjects } from './known-projects.js';
 import { writeSessionIndex } from './session-index.js';
@@ -26,6 +28,8 @@ export interface ScanOptions {
   concurrency?: number;
   /** Worker threads for a cold scan (threshold, worker file, count); the defaults suit the CLI. */
   parsePool?: ParsePoolOptions;
+  /** When things happen, for the discovery cache's racy rule (tests step it). Default: the system clock. */
+  clock?: Clock;
 }
 
 export interface RootReport {
@@ -51,9 +55,10 @@ export interface ScanReport {
   state_problems: FileProblem[];
 }
 
-/** Discovers sessions under every home, dropping a session a second home holds again. */
+/** Discovers sessions under every home, dropping a session a second home holds again. `fs`: see `AgentReader.discover`. */
 export async function discoverAll(
   agents: AgentHomes[],
+  fs?: DiscoveryFs,
 ): Promise<{ sessions: { reader: AgentReader; session: DiscoveredSession }[]; roots: RootReport[]; problems: FileProblem[] }> {
   const seen = new Set<string>();
   const sessions: { reader: AgentReader; session: DiscoveredSession }[] = [];
@@ -63,7 +68,7 @@ export async function discoverAll(
     for (const home of homes) {
       let found = 0;
       try {
-        const d = await reader.discover(home);
+        const d = await reader.discover(home, fs);
         problems.push(...d.problems);
         const sessionsFound = linkFree?.includes(home) === true ? withoutLinks(home, d.sessions, problems) : d.sessions;
         for (const session of sessionsFound) {
@@ -115,7 +120,11 @@ function newestFirst(a: SessionRow, b: SessionRow): number {
 }
 
 export async function scan(opts: ScanOptions): Promise<ScanReport> {
-  const { sessions, roots, problems } = await discoverAll(opts.agents);
+  // Folders and file headers unchanged since the last scan are not read again (discovery-cache.ts).
+  const clock = opts.clock ?? systemClock;
+  const cachePath = opts.stateRoot === null ? null : discoveryCachePath(opts.stateRoot, 'scan');
+  const found = await DiscoveryCache.open(cachePath, opts.readerVersion, () => clock.now());
+  const { sessions, roots, problems } = await discoverAll(opts.agents, found);
   const cache = await ScanCache.open(opts.stateRoot, opts.readerVersion);
   const rows: SessionRow[] = [];
   const badLines: { path: string; count: number }[] = [];
@@ -210,6 +219,8 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     await pool?.close();
   }
   await cache.save();
+  await found.save();
+  cache.problems.push(...found.problems);
   if (opts.stateRoot !== null) {
     // Where sessions ran is where agents that keep logs inside projects (Aider) are looked for next time.
     const failed = await rememberProjects(opts.stateRoot, [...cwds.values()].flat());

@@ -3,11 +3,12 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { DiscoveredSession } from '../agents/types.js';
+import { osPath } from '../fs/byte-path.js';
 
 const prefixBytes = 4096;
 
 async function prefixHash(path: string): Promise<string> {
-  const handle = await open(path, 'r');
+  const handle = await open(osPath(path), 'r');
   try {
     const buf = Buffer.alloc(prefixBytes);
     const { bytesRead } = await handle.read(buf, 0, prefixBytes, 0);

@@ -3,15 +3,15 @@
 // for a spawned agent, the thread that spawned it; a spawned agent's rollout joins its parent's
 // session instead of being listed on its own (seed 003 "Subagents").
 import { mapPool } from '../../fs/pool.js';
-import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
+import type { DiscoveredSession, Discovery, DiscoveryFs, FileProblem, SessionFile } from '../types.js';
+import { uncachedFs } from '../../fs/dir-listing.js';
 import { readFirstLine } from '../../fs/read-lines.js';
-import { statFile } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { parseObjectLine } from '../../json/narrow.js';
 import { codexLine } from './codex-line.js';
-import { idFromFileName, readMeta, type RolloutMeta } from './rollout-meta.js';
+import { decodeMeta, idFromFileName, readMeta, type RolloutMeta } from './rollout-meta.js';
 
 /** The folders under a Codex home that hold rollouts, both laid out `YYYY/MM/DD/`. */
 export const rolloutDirs = ['sessions', 'archived_sessions'] as const;
@@ -28,26 +28,34 @@ export interface RolloutEntry {
   meta: RolloutMeta | undefined;
 }
 
-async function walk(dir: string, depth: number, out: string[], problems: FileProblem[]): Promise<void> {
+function walk(fs: DiscoveryFs, dir: string, depth: number, out: string[], problems: FileProblem[]): void {
   let names;
   try {
-    names = await readdir(dir, { withFileTypes: true });
+    names = fs.list(dir);
   } catch (error) {
     if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
     return;
   }
   for (const entry of names) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (depth < maxDepth) await walk(path, depth + 1, out, problems);
+    if (entry.kind === 'dir') {
+      if (depth < maxDepth) walk(fs, path, depth + 1, out, problems);
     } else if (!entry.name.endsWith('.jsonl')) {
-    } else if (entry.isFile() || entry.isSymbolicLink()) {
+    } else if (entry.kind === 'file' || entry.kind === 'link') {
       out.push(path);
     } else {
       // A FIFO, socket or device named like a rollout is never opened: reading it could block forever.
       problems.push({ path, kind: 'unreadable', reason: `${path} is not a regular file: it is not read` });
     }
   }
+}
+
+/** `{ meta }` remembered for a rollout (null: its first line is no `session_meta`). */
+function decodeFirstMeta(value: unknown): { meta: RolloutMeta | null } | undefined {
+  if (typeof value !== 'object' || value === null || !('meta' in value)) return undefined;
+  if (value.meta === null) return { meta: null };
+  const meta = decodeMeta(value.meta);
+  return meta === undefined ? undefined : { meta };
 }
 
 /** The meta a rollout's first line carries, if it is a `session_meta` line. */
@@ -59,22 +67,29 @@ export async function readFirstMeta(path: string): Promise<RolloutMeta | undefin
   return line?.type === 'session_meta' ? readMeta(line.payload) : undefined;
 }
 
-async function entryFor(path: string): Promise<RolloutEntry | null> {
-  const file = await statFile(path);
+async function entryFor(fs: DiscoveryFs, path: string): Promise<RolloutEntry | null> {
+  const file = statFileSync(path);
   if (file === null) return null;
-  const meta = file.size === 0 ? undefined : await readFirstMeta(path);
+  const first =
+    file.size === 0
+      ? null
+      : (await fs.derive(path, 'codex:meta', decodeFirstMeta, async () => ({ meta: (await readFirstMeta(path)) ?? null }))).meta;
+  const meta = first ?? undefined;
   return { file, id: meta?.id ?? idFromFileName(basename(path)), meta };
 }
 
 /** Every rollout under a home, in path order, with its first-line meta. A missing home is empty. */
-export async function listRollouts(home: string): Promise<{ entries: RolloutEntry[]; problems: FileProblem[] }> {
+export async function listRollouts(
+  home: string,
+  fs: DiscoveryFs = uncachedFs,
+): Promise<{ entries: RolloutEntry[]; problems: FileProblem[] }> {
   const paths: string[] = [];
   const problems: FileProblem[] = [];
-  for (const dir of rolloutDirs) await walk(join(home, dir), 0, paths, problems);
+  for (const dir of rolloutDirs) walk(fs, join(home, dir), 0, paths, problems);
   paths.sort();
   const slots = await mapPool(paths, readConcurrency, async (path): Promise<RolloutEntry | null> => {
     try {
-      return await entryFor(path);
+      return await entryFor(fs, path);
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
       return null;
@@ -154,7 +169,7 @@ export class RolloutForest {
   }
 }
 
-export async function discoverCodex(home: string): Promise<Discovery> {
-  const { entries, problems } = await listRollouts(home);
+export async function discoverCodex(home: string, fs?: DiscoveryFs): Promise<Discovery> {
+  const { entries, problems } = await listRollouts(home, fs);
   return { sessions: new RolloutForest(entries).sessions(home), problems };
 }

@@ -1,7 +1,7 @@
 // What a rollout's `session_meta` says about its thread: the id, where it ran, and whether another
 // thread spawned it (seed 003 "Subagents": `source.subagent.thread_spawn` nests in its parent,
 // `source.subagent.other` helpers stay sessions of their own).
-import { num, obj, text, type JsonObject } from '../../json/narrow.js';
+import { asObject, num, obj, str, text, type JsonObject } from '../../json/narrow.js';
 import { isoTime } from './codex-line.js';
 
 export interface RolloutMeta {
@@ -45,4 +45,21 @@ export function idFromFileName(name: string): string {
   const m = rolloutName.exec(name);
   if (m?.[1] !== undefined) return m[1];
   return name.replace(/\.jsonl$/i, '');
+}
+
+/** A meta remembered as JSON (its absent fields dropped), or undefined when it is not one. */
+export function decodeMeta(value: unknown): RolloutMeta | undefined {
+  const o = asObject(value);
+  if (o === undefined) return undefined;
+  return {
+    id: str(o, 'id'),
+    cwd: str(o, 'cwd'),
+    branch: str(o, 'branch'),
+    startedAt: str(o, 'startedAt'),
+    spawnParent: str(o, 'spawnParent'),
+    agentRole: str(o, 'agentRole'),
+    agentNickname: str(o, 'agentNickname'),
+    agentPath: str(o, 'agentPath'),
+    historyStartOrdinal: num(o, 'historyStartOrdinal'),
+  };
 }

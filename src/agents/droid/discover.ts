@@ -2,12 +2,12 @@
 // `session_start`. A sub-agent's own session (its start names a `callingSessionId` found in the same
 // home) is not listed: its files go with the session that called it. Cheap: one bounded first line
 // per file.
-import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { readFirstLineSync } from '../../fs/read-lines.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
-import { parseObjectLine } from '../../json/narrow.js';
+import { asObject, parseObjectLine, str } from '../../json/narrow.js';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile, TreeEntry } from '../types.js';
 import { startOf, type DroidStart } from './line.js';
 import { homeOfSession, sessionIdOf, sessionsDirName, settingsPathOf } from './layout.js';
@@ -20,21 +20,44 @@ interface Found {
   start: DroidStart;
 }
 
-function listDir(dir: string, problems: FileProblem[]) {
+function listDir(fs: DiscoveryFs, dir: string, problems: FileProblem[]) {
   try {
-    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    return fs.list(dir).sort((a, b) => (a.name < b.name ? -1 : 1));
   } catch (error) {
     if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
     return [];
   }
 }
 
+/** The header of a session file. */
+function readStart(path: string): DroidStart | undefined {
+  return startOf(parseObjectLine(readFirstLineSync(path, headBytes) ?? ''));
+}
+
+/** `{ start }` remembered for a file (null: it does not open with `session_start`). */
+function decodeStart(value: unknown): { start: DroidStart | null } | undefined {
+  const o = asObject(value);
+  if (o === undefined || !('start' in o)) return undefined;
+  if (o['start'] === null) return { start: null };
+  const start = asObject(o['start']);
+  if (start === undefined) return undefined;
+  return {
+    start: {
+      id: str(start, 'id'),
+      title: str(start, 'title'),
+      cwd: str(start, 'cwd'),
+      callingSessionId: str(start, 'callingSessionId'),
+      callingToolUseId: str(start, 'callingToolUseId'),
+    },
+  };
+}
+
 /** A session file's stat and header; null when it is gone or does not open with `session_start`. */
-function probe(path: string): Found | null {
+async function probe(path: string, fs: DiscoveryFs = uncachedFs): Promise<Found | null> {
   const file = statFileSync(path);
   if (file === null) return null;
-  const start = startOf(parseObjectLine(readFirstLineSync(path, headBytes) ?? ''));
-  return start === undefined ? null : { path, file, start };
+  const { start } = await fs.derive(path, 'droid:start', decodeStart, async () => ({ start: readStart(path) ?? null }));
+  return start === null ? null : { path, file, start };
 }
 
 function toSession(f: Found, home: string, children: readonly Found[]): DiscoveredSession {
@@ -48,12 +71,12 @@ function toSession(f: Found, home: string, children: readonly Found[]): Discover
   return session;
 }
 
-function collect(dir: string, out: Found[], problems: FileProblem[]): void {
-  for (const e of listDir(dir, problems)) {
+async function collect(fs: DiscoveryFs, dir: string, out: Found[], problems: FileProblem[]): Promise<void> {
+  for (const e of listDir(fs, dir, problems)) {
     if (!e.name.endsWith('.jsonl')) continue;
     const path = join(dir, e.name);
     try {
-      const f = probe(path);
+      const f = await probe(path, fs);
       if (f !== null) out.push(f);
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
@@ -61,12 +84,13 @@ function collect(dir: string, out: Found[], problems: FileProblem[]): void {
   }
 }
 
-export async function discoverDroid(home: string): Promise<Discovery> {
+export async function discoverDroid(home: string, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const root = join(home, sessionsDirName);
   const found: Found[] = [];
-  collect(root, found, problems);
-  for (const e of listDir(root, problems)) if (e.isDirectory() && e.name.startsWith('-')) collect(join(root, e.name), found, problems);
+  await collect(fs, root, found, problems);
+  for (const e of listDir(fs, root, problems))
+    if (e.kind === 'dir' && e.name.startsWith('-')) await collect(fs, join(root, e.name), found, problems);
   const ids = new Set(found.map((f) => sessionIdOf(f.path)));
   const children = new Map<string, Found[]>();
   for (const f of found) {
@@ -90,7 +114,7 @@ export async function claimDroid(path: string): Promise<DiscoveredSession | null
   const abs = resolve(path);
   if (!abs.endsWith('.jsonl')) return null;
   try {
-    const f = probe(abs);
+    const f = await probe(abs);
     if (f === null) return null;
     const home = homeOfSession(abs);
     const found = await discoverDroid(home);

@@ -1,7 +1,7 @@
 // Finds Gemini CLI chats under a home: `tmp/<project-hash>/chats/session-*.json` and `.jsonl`,
 // reading at most a first line (JSONL) or the first 64 KiB (JSON) for the session id.
 // File calls are synchronous: discovery peeks at every chat, a few small reads each.
-import { closeSync, readdirSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { readExactSync } from '../../fs/read-exact.js';
 import { basename, dirname, join } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
@@ -9,7 +9,8 @@ import { readFirstLineSync } from '../../fs/read-lines.js';
 import { openRegularSync } from '../../fs/read-open.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
-import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
+import type { DiscoveredSession, Discovery, DiscoveryFs, FileProblem } from '../types.js';
+import { uncachedFs } from '../../fs/dir-listing.js';
 import { isJsonl } from './load.js';
 
 const chatFile = /^session-.*\.jsonl?$/;
@@ -69,40 +70,50 @@ export function homeOf(path: string): string {
   return chats;
 }
 
-function listDir(dir: string, problems: FileProblem[]): string[] {
+function listDir(fs: DiscoveryFs, dir: string, problems: FileProblem[]): string[] {
   try {
-    return readdirSync(dir).sort();
+    return fs
+      .list(dir)
+      .map((e) => e.name)
+      .sort();
   } catch (error) {
     if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
     return [];
   }
 }
 
+/** `{ id }` remembered for a chat (null: its head names none). */
+function decodeId(value: unknown): { id: string | null } | undefined {
+  if (typeof value !== 'object' || value === null || !('id' in value)) return undefined;
+  return value.id === null || typeof value.id === 'string' ? { id: value.id } : undefined;
+}
+
 /** Describes one chat file as a discovered session, or null when it is gone. */
-export async function describeChat(path: string, home: string): Promise<DiscoveredSession | null> {
+export async function describeChat(path: string, home: string, fs: DiscoveryFs = uncachedFs): Promise<DiscoveredSession | null> {
   const file = statFileSync(path);
   if (file === null) return null;
   let sessionId: string | undefined;
   try {
-    sessionId = (await peekChat(path)).sessionId;
+    sessionId =
+      (await fs.derive(path, 'gemini:id', decodeId, async () => ({ id: (await peekChat(path)).sessionId ?? null }))).id ?? undefined;
   } catch {
     // Unreadable now: parse reports it; the file is still listed under its name.
   }
   return { agent: 'gemini', sessionId: sessionId ?? fileStem(path), home, path, files: [file] };
 }
 
-export async function discoverGemini(home: string): Promise<Discovery> {
+export async function discoverGemini(home: string, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const byId = new Map<string, DiscoveredSession>();
   const tmp = join(home, 'tmp');
-  for (const project of listDir(tmp, problems)) {
+  for (const project of listDir(fs, tmp, problems)) {
     const chats = join(tmp, project, 'chats');
-    for (const name of listDir(chats, problems)) {
+    for (const name of listDir(fs, chats, problems)) {
       if (!chatFile.test(name)) continue;
       const path = join(chats, name);
       let session: DiscoveredSession | null;
       try {
-        session = await describeChat(path, home);
+        session = await describeChat(path, home, fs);
       } catch (error) {
         // A link loop or a FIFO named like a chat is that file's problem; the other chats are listed.
         problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });

@@ -7,7 +7,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { parseObjectLine, str } from '../../json/narrow.js';
 import { readFirstLine } from '../../fs/read-lines.js';
 import { isNotFound } from '../../fs/errors.js';
-import type { DiscoveredSession, Discovery, SessionFile, TreeEntry } from '../types.js';
+import type { DiscoveredSession, Discovery, DiscoveryFs, SessionFile, TreeEntry } from '../types.js';
 import { toLogRow } from './log-row.js';
 import { metaFile } from './meta.js';
 import { nesting, readGraph, sessionFolders, spineFile, type Relationship, type SessionFolder } from './relationships.js';
@@ -69,10 +69,10 @@ async function describe(home: string, folder: SessionFolder, links: Relationship
   return { agent: 'intendant', sessionId: folder.id, home, path: folder.dir, files, links };
 }
 
-export async function discoverHome(home: string): Promise<Discovery> {
+export async function discoverHome(home: string, fs?: DiscoveryFs): Promise<Discovery> {
   const logsDir = join(home, logsDirName);
-  const folders = await sessionFolders(logsDir);
-  const { edges, problems } = await readGraph(folders);
+  const folders = await sessionFolders(logsDir, fs);
+  const { edges, problems } = await readGraph(folders, fs);
   const { children, hidden } = nesting(
     folders.map((f) => f.id),
     edges,

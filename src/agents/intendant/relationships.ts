@@ -1,8 +1,9 @@
 // The session graph: `session_relationship` rows (parent → child, a kind) anywhere under a logs
 // folder, read so discovery can nest children in their parents and list them once.
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { num, parseObjectLine, str, text } from '../../json/narrow.js';
+import { asArray, asObject, num, parseObjectLine, str, text } from '../../json/narrow.js';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import type { FileProblem } from '../types.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { linesContaining } from './grep-lines.js';
@@ -50,10 +51,10 @@ export interface SessionFolder {
 }
 
 /** Every session folder (a real directory holding a regular `session.jsonl`) under a logs folder. */
-export async function sessionFolders(logsDir: string): Promise<SessionFolder[]> {
+export async function sessionFolders(logsDir: string, fs: DiscoveryFs = uncachedFs): Promise<SessionFolder[]> {
   let entries;
   try {
-    entries = readdirSync(logsDir, { withFileTypes: true });
+    entries = fs.list(logsDir);
   } catch (error) {
     if (isNotFound(error)) return [];
     throw error;
@@ -61,7 +62,7 @@ export async function sessionFolders(logsDir: string): Promise<SessionFolder[]> 
   const out: SessionFolder[] = [];
   for (const e of entries) {
     // Dirent types come from lstat: a symlinked session folder is not followed.
-    if (!e.isDirectory()) continue;
+    if (e.kind !== 'dir') continue;
     const dir = join(logsDir, e.name);
     try {
       if (lstatSync(join(dir, spineFile)).isFile()) out.push({ id: e.name, dir });
@@ -73,21 +74,57 @@ export async function sessionFolders(logsDir: string): Promise<SessionFolder[]> 
   return out;
 }
 
-/** Reads every relationship row of every session under a logs folder, deduplicated by (parent, child). */
-export async function readGraph(folders: readonly SessionFolder[]): Promise<{ edges: Relationship[]; problems: FileProblem[] }> {
+/** The relationship rows of one spine, in file order. */
+async function spineRelationships(path: string): Promise<Relationship[]> {
+  const out: Relationship[] = [];
+  await linesContaining(path, marker, (line) => {
+    const obj = parseObjectLine(line);
+    const row = obj === undefined ? undefined : toLogRow(obj, 0);
+    const rel = row === undefined ? undefined : relationshipOf(row);
+    if (rel !== undefined) out.push(rel);
+  });
+  return out;
+}
+
+/** Relationships remembered as JSON, or undefined when the value is not a list of them. */
+function decodeRelationships(value: unknown): Relationship[] | undefined {
+  const list = asArray(value);
+  if (list === undefined) return undefined;
+  const out: Relationship[] = [];
+  for (const item of list) {
+    const o = asObject(item);
+    const parent = str(o, 'parent');
+    const child = str(o, 'child');
+    const kind = str(o, 'kind');
+    if (parent === undefined || child === undefined || kind === undefined || !isSafeSessionId(parent) || !isSafeSessionId(child))
+      return undefined;
+    const rel: Relationship = { parent, child, kind };
+    const tsMs = num(o, 'tsMs');
+    if (tsMs !== undefined) rel.tsMs = tsMs;
+    const nonce = num(o, 'nonce');
+    if (nonce !== undefined) rel.nonce = nonce;
+    out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * Reads every relationship row of every session under a logs folder, deduplicated by (parent,
+ * child). A spine's rows are remembered by `fs` while the spine is unchanged: it is grepped whole.
+ */
+export async function readGraph(
+  folders: readonly SessionFolder[],
+  fs: DiscoveryFs = uncachedFs,
+): Promise<{ edges: Relationship[]; problems: FileProblem[] }> {
   const byPair = new Map<string, Relationship>();
   const problems: FileProblem[] = [];
   for (const f of folders) {
     const path = join(f.dir, spineFile);
     try {
-      await linesContaining(path, marker, (line) => {
-        const obj = parseObjectLine(line);
-        const row = obj === undefined ? undefined : toLogRow(obj, 0);
-        const rel = row === undefined ? undefined : relationshipOf(row);
-        if (rel === undefined) return;
+      for (const rel of await fs.derive(path, 'intendant:relationships', decodeRelationships, () => spineRelationships(path))) {
         const key = `${rel.parent}\u0000${rel.child}`;
         if (!byPair.has(key)) byPair.set(key, rel);
-      });
+      }
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
     }

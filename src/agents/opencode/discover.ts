@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { statFile } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
-import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
+import type { DiscoveredSession, Discovery, DiscoveryFs, FileProblem, SessionFile } from '../types.js';
 import { scanJsonTree, type TreeSession } from './json-tree.js';
 import { databaseLocator } from './locator.js';
 import type { OcSession } from './model.js';
@@ -58,7 +58,7 @@ async function databaseNames(home: string, problems: FileProblem[]): Promise<str
   }
 }
 
-export async function discoverOpencode(home: string, opts: OpencodeOptions): Promise<Discovery> {
+export async function discoverOpencode(home: string, opts: OpencodeOptions, fs?: DiscoveryFs): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const sessions: DiscoveredSession[] = [];
   const inDatabase = new Set<string>();
@@ -77,7 +77,7 @@ export async function discoverOpencode(home: string, opts: OpencodeOptions): Pro
     for (const root of splitRoots(fresh, (s) => s).roots) sessions.push(databaseSession(home, path, root, files));
   }
 
-  const tree = await scanJsonTree(join(home, 'storage'));
+  const tree = await scanJsonTree(join(home, 'storage'), fs);
   problems.push(...tree.problems);
   const onlyInTree = tree.sessions.filter((t) => !inDatabase.has(t.session.id));
   const { roots, childrenOf } = splitRoots(onlyInTree, (t) => t.session);

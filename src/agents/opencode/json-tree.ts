@@ -3,9 +3,11 @@
 // in the oldest layout, flat in `part/` naming their `messageID`.
 // Reads are synchronous: thousands of small files, each a promise round trip through the thread
 // pool otherwise (see json-file.ts).
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { str, text, type JsonObject } from '../../json/narrow.js';
+import { asObject, num, str, text, type JsonObject } from '../../json/narrow.js';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
+import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
 import { maxPartFileBytes, maxSessionFileBytes, readJsonFileSync } from './json-file.js';
@@ -23,17 +25,17 @@ function stem(path: string): string {
   return basename(path).replace(jsonName, '');
 }
 
-/** One readdir per folder: its JSON files and its subfolders, each sorted. */
-function listDir(dir: string, problems: FileProblem[]): { files: string[]; dirs: string[] } {
+/** One listing per folder: its JSON files and its subfolders, each sorted. */
+function listDir(fs: DiscoveryFs, dir: string, problems: FileProblem[]): { files: string[]; dirs: string[] } {
   try {
-    const entries = readdirSync(dir, { withFileTypes: true });
+    const entries = fs.list(dir);
     const files: string[] = [];
     const dirs: string[] = [];
     for (const e of entries) {
-      if (e.isFile()) {
+      if (e.kind === 'file') {
         if (jsonName.test(e.name)) files.push(e.name);
-      } else if (e.isDirectory()) dirs.push(e.name);
-      else if (jsonName.test(e.name) && !e.isSymbolicLink()) {
+      } else if (e.kind === 'dir') dirs.push(e.name);
+      else if (jsonName.test(e.name) && e.kind !== 'link') {
         // A FIFO, socket or device named like a storage file is never opened: it could block forever.
         const path = join(dir, e.name);
         problems.push({ path, kind: 'unreadable', reason: `${path} is not a regular file: it is not read` });
@@ -44,6 +46,43 @@ function listDir(dir: string, problems: FileProblem[]): { files: string[]; dirs:
     if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
     return { files: [], dirs: [] };
   }
+}
+
+/** A remembered session header, as `sessionFromJson` made it; undefined for anything else. */
+function decodeSession(value: unknown): OcSession | undefined {
+  const o = asObject(value);
+  const id = str(o, 'id');
+  if (o === undefined || id === undefined) return undefined;
+  const s: OcSession = { id };
+  const parentId = str(o, 'parentId');
+  if (parentId !== undefined) s.parentId = parentId;
+  const directory = str(o, 'directory');
+  if (directory !== undefined) s.directory = directory;
+  const title = str(o, 'title');
+  if (title !== undefined) s.title = title;
+  const created = num(o, 'createdMs');
+  if (created !== undefined) s.createdMs = created;
+  const updated = num(o, 'updatedMs');
+  if (updated !== undefined) s.updatedMs = updated;
+  return s;
+}
+
+/** A remembered id (`{ id }`, null for none). */
+function decodeId(value: unknown): { id: string | null } | undefined {
+  const o = asObject(value);
+  if (o === undefined) return undefined;
+  if (o['id'] === null) return { id: null };
+  const id = str(o, 'id');
+  return id === undefined ? undefined : { id };
+}
+
+/** The id a message or part file names under `key` (`id`, `messageID`), remembered while the file is unchanged. */
+async function idInside(fs: DiscoveryFs, path: string, key: string, maxBytes: number): Promise<string | undefined> {
+  const found = await fs.derive(path, `opencode:${key}`, decodeId, async () => {
+    const r = readJsonFileSync(path, maxBytes);
+    return { id: ('value' in r ? text(r.value, key) : undefined) ?? null };
+  });
+  return found.id ?? undefined;
 }
 
 /** Size and mtime of each path that is still a regular file (gone ones are left out). */
@@ -67,19 +106,24 @@ export function storageOf(sessionFile: string): string | undefined {
   return basename(sessionDir) === 'session' ? dirname(sessionDir) : undefined;
 }
 
-/** Lists every session of a JSON tree with its files (reading session files, which are small). */
-export async function scanJsonTree(storage: string): Promise<{ sessions: TreeSession[]; problems: FileProblem[] }> {
+/**
+ * Lists every session of a JSON tree with its files (reading session files, which are small).
+ * `fs` lists folders and remembers what session and message files say (see DiscoveryFs).
+ */
+export async function scanJsonTree(
+  storage: string,
+  fs: DiscoveryFs = uncachedFs,
+): Promise<{ sessions: TreeSession[]; problems: FileProblem[] }> {
   const problems: FileProblem[] = [];
   const sessionRoot = join(storage, 'session');
   const partRoot = join(storage, 'part');
-  const partListing = listDir(partRoot, problems);
+  const partListing = listDir(fs, partRoot, problems);
   const partDirs = new Set(partListing.dirs);
   // The oldest layout keeps parts flat; each names its message, so they are read once here.
   const flatParts = new Map<string, string[]>();
   for (const name of partListing.files) {
     const path = join(partRoot, name);
-    const r = readJsonFileSync(path, maxPartFileBytes);
-    const messageId = 'value' in r ? text(r.value, 'messageID') : undefined;
+    const messageId = await idInside(fs, path, 'messageID', maxPartFileBytes);
     if (messageId === undefined) continue;
     const list = flatParts.get(messageId);
     if (list === undefined) flatParts.set(messageId, [path]);
@@ -87,37 +131,37 @@ export async function scanJsonTree(storage: string): Promise<{ sessions: TreeSes
   }
 
   const sessions: TreeSession[] = [];
-  for (const project of listDir(sessionRoot, problems).dirs) {
-    for (const name of listDir(join(sessionRoot, project), problems).files) {
+  for (const project of listDir(fs, sessionRoot, problems).dirs) {
+    for (const name of listDir(fs, join(sessionRoot, project), problems).files) {
       const path = join(sessionRoot, project, name);
-      const r = readJsonFileSync(path, maxSessionFileBytes);
-      if ('problem' in r) {
-        problems.push(r.problem);
-        continue;
-      }
-      if ('bad' in r) {
-        problems.push({ path, kind: 'unparsed', reason: 'not a JSON object: no OpenCode session in this file' });
-        continue;
-      }
-      // The descriptor the file was read through tells its size and mtime: no second stat.
-      const main = r.file;
-      if (main === undefined) continue;
-      const session = sessionFromJson(r.value, stem(path));
+      let fresh: SessionFile | undefined;
+      const session = await fs.derive(path, 'opencode:session', decodeSession, async () => {
+        const r = readJsonFileSync(path, maxSessionFileBytes);
+        if ('problem' in r) problems.push(r.problem);
+        else if ('bad' in r) problems.push({ path, kind: 'unparsed', reason: 'not a JSON object: no OpenCode session in this file' });
+        else {
+          // The descriptor the file was read through tells its size and mtime: no second stat.
+          fresh = r.file;
+          return sessionFromJson(r.value, stem(path));
+        }
+        return null;
+      });
+      if (session === null) continue;
+      const main = fresh ?? statFileSync(path);
+      if (main === null) continue;
       const files: SessionFile[] = [main];
       const messageDir = join(storage, 'message', session.id);
-      for (const messageName of listDir(messageDir, problems).files) {
+      for (const messageName of listDir(fs, messageDir, problems).files) {
         const messagePath = join(messageDir, messageName);
         // Message files are named by their id; where no part folder has that name, the id inside counts.
         let messageId = stem(messagePath);
-        if (!partDirs.has(messageId) && !flatParts.has(messageId)) {
-          const m = readJsonFileSync(messagePath, maxSessionFileBytes);
-          messageId = ('value' in m ? text(m.value, 'id') : undefined) ?? messageId;
-        }
+        if (!partDirs.has(messageId) && !flatParts.has(messageId))
+          messageId = (await idInside(fs, messagePath, 'id', maxSessionFileBytes)) ?? messageId;
         statAll([messagePath], files);
         if (partDirs.has(messageId)) {
           const partDir = join(partRoot, messageId);
           statAll(
-            listDir(partDir, problems).files.map((f) => join(partDir, f)),
+            listDir(fs, partDir, problems).files.map((f) => join(partDir, f)),
             files,
           );
         }

@@ -37,7 +37,7 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
       return [join(dataHome, 'opencode')];
     },
 
-    discover: (home) => discoverOpencode(home, opts),
+    discover: (home, fs) => discoverOpencode(home, opts, fs),
 
     claim: (path) => claimOpencode(path, opts),
 

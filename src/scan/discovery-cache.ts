@@ -1,0 +1,208 @@
+// Discovery that remembers: each folder's entries and each file-derived fact (a rollout's first
+// line, a spine's relationships) from the last run, served again only while the folder or file is
+// provably the same one, so an unchanged home is discovered with a stat per folder and file instead
+// of a readdir per folder and a read per session. Persisted with the one atomic write, validated at
+// load (a corrupt file is moved aside, reported and rebuilt).
+//
+// "Provably the same": the stat now equals the stat then (mtime, ctime and inode; size too for a
+// file: a folder's mtime moves when an entry is added, removed or renamed, a file's when it is
+// written, its ctime when anything, `touch -r` included, changes it, and a replaced file is a new
+// inode), and the entry was observed at least `racyMs` after that mtime and ctime. The last rule
+// is git's racy-index rule: a change within the same timestamp tick as the observation (coarse on
+// some filesystems) leaves the stat as it was, so such an entry is looked at again until it is old.
+import { statSync, type Stats } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { FileProblem } from '../agents/types.js';
+import { writeFileAtomicSync } from '../fs/atomic-write.js';
+import { type DirEntry, type DiscoveryFs, type EntryKind, readEntries } from '../fs/dir-listing.js';
+import { errorMessage } from '../fs/errors.js';
+import { moveAsideCorrupt, readCacheJson } from './move-aside.js';
+
+/** Bump when the file's shape changes (an older one is rebuilt without a word). */
+export const discoveryCacheVersion = 1;
+
+/** How long after an entry's last change it must have been observed to be trusted (coarse mtimes: 1–2 s). */
+export const racyMs = 2_000;
+
+/** [observed at, mtimeMs, ctimeMs, ino, entries]: entries as `<kind letter><name>` joined by `/`, which no name holds. */
+type DirRow = [number, number, number, number, string];
+/** [observed at, size, mtimeMs, ctimeMs, ino, value]. */
+type FactRow = [number, number, number, number, number, unknown];
+const headerSchema = z.object({ version: z.number(), readerVersion: z.string() });
+const bodySchema = z.object({ dirs: z.record(z.string(), z.array(z.unknown())), facts: z.record(z.string(), z.array(z.unknown())) });
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isDirRow = (r: unknown[]): r is DirRow => r.length === 5 && r.slice(0, 4).every(isNumber) && typeof r[4] === 'string';
+const isFactRow = (r: unknown[]): r is FactRow => r.length === 6 && r.slice(0, 5).every(isNumber);
+
+/**
+ * The rows, each checked for its shape, or the first that is not. A loop, not a schema per row: a
+ * schema over every row of a large home cost more than the listings it saves (measured: ~1 s under load).
+ */
+function checkedRows(body: z.infer<typeof bodySchema>): { dirs: Record<string, DirRow>; facts: Record<string, FactRow> } | string {
+  const dirs: Record<string, DirRow> = {};
+  const facts: Record<string, FactRow> = {};
+  for (const [k, r] of Object.entries(body.dirs)) {
+    if (!isDirRow(r)) return `dirs.${k}`;
+    dirs[k] = r;
+  }
+  for (const [k, r] of Object.entries(body.facts)) {
+    if (!isFactRow(r)) return `facts.${k}`;
+    facts[k] = r;
+  }
+  return { dirs, facts };
+}
+
+const letters: Record<EntryKind, string> = { file: 'f', dir: 'd', link: 'l', other: 'o' };
+const kinds: Record<string, EntryKind> = { f: 'file', d: 'dir', l: 'link', o: 'other' };
+
+function encodeEntries(entries: readonly DirEntry[]): string {
+  return entries.map((e) => letters[e.kind] + e.name).join('/');
+}
+
+function decodeEntries(text: string): DirEntry[] {
+  if (text === '') return [];
+  return text.split('/').map((s) => ({ name: s.slice(1), kind: kinds[s[0] ?? ''] ?? 'other' }));
+}
+
+/** The cache file of one consumer (scan, sweep, keep) under a state root: each keeps its own, so none evicts another's folders. */
+export function discoveryCachePath(stateRoot: string, consumer: string): string {
+  return join(stateRoot, 'cache', 'scan', `discovery-${consumer}.json`);
+}
+
+export class DiscoveryCache implements DiscoveryFs {
+  private dirs: Record<string, DirRow> = {};
+  private facts: Record<string, FactRow> = {};
+  private nextDirs: Record<string, DirRow> = {};
+  private nextFacts: Record<string, FactRow> = {};
+  private dirty = false;
+  /** What went wrong with the cache file itself (moved aside at load, not saved). */
+  readonly problems: FileProblem[] = [];
+  /** Counts for the bench and tests: folders listed from the cache and from the disk, facts likewise. */
+  readonly stats = { dirHits: 0, dirMisses: 0, factHits: 0, factMisses: 0 };
+
+  private constructor(
+    private readonly path: string | null,
+    private readonly readerVersion: string,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Opens the cache at `path` (null: remembers within this process only). `readerVersion` changes
+   * when a reader's derivations may have (the package version): another version's file is rebuilt.
+   */
+  static async open(path: string | null, readerVersion: string, now: () => number = Date.now): Promise<DiscoveryCache> {
+    const cache = new DiscoveryCache(path, readerVersion, now);
+    if (path !== null) await cache.load(path);
+    return cache;
+  }
+
+  private async load(path: string): Promise<void> {
+    const read = await readCacheJson(path, 'the discovery cache', this.now, this.problems);
+    if (read === null) return;
+    const { json } = read;
+    const header = headerSchema.safeParse(json);
+    // Another version's cache is not corrupt, only stale: it is rebuilt without a word.
+    if (header.success && (header.data.version !== discoveryCacheVersion || header.data.readerVersion !== this.readerVersion)) return;
+    const parsed = header.success ? bodySchema.safeParse(json) : header;
+    const rows = parsed.success ? checkedRows(parsed.data) : null;
+    if (rows === null || typeof rows === 'string') {
+      const issue = parsed.success ? undefined : parsed.error.issues[0];
+      const where =
+        typeof rows === 'string'
+          ? ` at ${rows}: not a row`
+          : issue === undefined
+            ? ''
+            : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
+      this.problems.push(await moveAsideCorrupt(path, 'the discovery cache', `not a discovery cache${where}`, this.now()));
+      return;
+    }
+    this.dirs = rows.dirs;
+    this.facts = rows.facts;
+  }
+
+  /** True when `st` is what `row` recorded and changed at least `racyMs` before it was observed. */
+  private static same(st: Stats, seenAt: number, mtimeMs: number, ctimeMs: number, ino: number): boolean {
+    return st.mtimeMs === mtimeMs && st.ctimeMs === ctimeMs && st.ino === ino && mtimeMs <= seenAt - racyMs && ctimeMs <= seenAt - racyMs;
+  }
+
+  list(dir: string): DirEntry[] {
+    const st = statSync(dir);
+    const row = this.nextDirs[dir] ?? this.dirs[dir];
+    if (row !== undefined && st.isDirectory() && DiscoveryCache.same(st, row[0], row[1], row[2], row[3])) {
+      this.nextDirs[dir] = row;
+      this.stats.dirHits++;
+      return decodeEntries(row[4]);
+    }
+    const seenAt = this.now();
+    const entries = readEntries(dir);
+    this.nextDirs[dir] = [seenAt, st.mtimeMs, st.ctimeMs, st.ino, encodeEntries(entries)];
+    this.dirty = true;
+    this.stats.dirMisses++;
+    return entries;
+  }
+
+  async derive<T>(path: string, kind: string, decode: (value: unknown) => T | undefined, compute: () => Promise<T>): Promise<T> {
+    let st: Stats;
+    try {
+      st = statSync(path);
+    } catch {
+      return compute(); // gone or unreadable: the reader's own read says how
+    }
+    if (!st.isFile()) return compute();
+    const key = `${kind}\u0000${path}`;
+    const row = this.nextFacts[key] ?? this.facts[key];
+    if (row !== undefined && row[1] === st.size && DiscoveryCache.same(st, row[0], row[2], row[3], row[4])) {
+      const value = decode(row[5]);
+      if (value !== undefined) {
+        this.nextFacts[key] = row;
+        this.stats.factHits++;
+        return value;
+      }
+    }
+    const seenAt = this.now();
+    const value = await compute();
+    this.nextFacts[key] = [seenAt, st.size, st.mtimeMs, st.ctimeMs, st.ino, value ?? null];
+    this.dirty = true;
+    this.stats.factMisses++;
+    return value;
+  }
+
+  /**
+   * Writes what this run used (folders and files no longer looked at are dropped), atomically and
+   * only when something changed. A failure is recorded in `problems`, never thrown: the next run
+   * only runs without the cache.
+   */
+  async save(): Promise<void> {
+    const unchanged =
+      !this.dirty &&
+      Object.keys(this.nextDirs).length === Object.keys(this.dirs).length &&
+      Object.keys(this.nextFacts).length === Object.keys(this.facts).length;
+    this.dirs = this.nextDirs;
+    this.facts = this.nextFacts;
+    this.nextDirs = {};
+    this.nextFacts = {};
+    this.dirty = false;
+    if (this.path === null || unchanged) return;
+    try {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      // Re-derivable and checked on read: no fsync (a torn file is moved aside and rebuilt).
+      writeFileAtomicSync(
+        this.path,
+        JSON.stringify({
+          version: discoveryCacheVersion,
+          readerVersion: this.readerVersion,
+          dirs: this.dirs,
+          facts: this.facts,
+        }),
+        {
+          durable: false,
+        },
+      );
+    } catch (error) {
+      this.problems.push({ path: this.path, kind: 'unreadable', reason: `could not save the discovery cache: ${errorMessage(error)}` });
+    }
+  }
+}
