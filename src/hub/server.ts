@@ -38,7 +38,19 @@ export async function runHub(opts: RunHubOptions): Promise<void> {
     log: opts.log,
     trustProxy: opts.trustProxy === true,
   });
-  const server = await listenHub(app.fetch, opts.host, opts.port);
+  // A handler outlives its connection when the client goes away mid-request (a load run that ends),
+  // and it is still using the store: the store closes only once every handler has returned.
+  const inFlight = new Set<Promise<Response>>();
+  const fetch = (req: Request): Promise<Response> => {
+    const handled = Promise.resolve(app.fetch(req));
+    inFlight.add(handled);
+    const done = (): void => {
+      inFlight.delete(handled);
+    };
+    handled.then(done, done);
+    return handled;
+  };
+  const server = await listenHub(fetch, opts.host, opts.port);
   const port = (server.address() as AddressInfo).port;
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   opts.onListening(`http://${shown}:${port}/`);
@@ -50,5 +62,6 @@ export async function runHub(opts: RunHubOptions): Promise<void> {
   force.unref();
   await closed;
   clearTimeout(force);
+  await Promise.allSettled([...inFlight]);
   await opts.store.close();
 }
