@@ -50,7 +50,7 @@ function withPreloads(html: Bytes, preload: readonly string[]): Bytes {
   return Buffer.from(`${text.slice(0, at)}${links}${text.slice(at)}`, 'utf8');
 }
 
-/** The built folder's files by name (flat: the build writes no subfolders). */
+/** The built folder's files by their path below it. */
 export class StaticSite {
   private files: Promise<Map<string, Bytes>> | null = null;
   private readAt = 0;
@@ -66,13 +66,21 @@ export class StaticSite {
     this.files = (async () => {
       const out = new Map<string, Bytes>();
       if (root === null) return out;
-      const names = await readdir(root, { withFileTypes: true }).catch(() => []);
-      for (const d of names) {
-        if (!d.isFile()) continue;
-        const body = await readFile(join(root, d.name)).catch(() => null);
-        if (body === null) continue;
-        out.set(d.name, d.name === 'index.html' ? withPreloads(body, this.opts.preload ?? []) : body);
-      }
+      // Names are the files' paths below the folder with `/` between parts (the hub's build keeps
+      // its assets in a subfolder); only what this walk found can ever be served.
+      const walk = async (dir: string, prefix: string, depth: number): Promise<void> => {
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const d of entries) {
+          if (d.name.startsWith('.')) continue;
+          if (d.isDirectory() && depth < 4) await walk(join(dir, d.name), `${prefix}${d.name}/`, depth + 1);
+          if (!d.isFile()) continue;
+          const body = await readFile(join(dir, d.name)).catch(() => null);
+          if (body === null) continue;
+          const name = `${prefix}${d.name}`;
+          out.set(name, name === 'index.html' ? withPreloads(body, this.opts.preload ?? []) : body);
+        }
+      };
+      await walk(root, '', 0);
       return out;
     })();
     return this.files;
@@ -90,10 +98,10 @@ export class StaticSite {
     const rel = decodeURIComponent(new URL(c.req.url).pathname);
     if (rel.includes('\u0000')) return c.notFound();
     const page = rel === '/' || extname(rel) === '';
-    // Only a plain name in the folder is an asset: no separators, so nothing outside it can be named.
+    // An asset is looked up among the files the walk found, never opened by the name asked for, so
+    // nothing outside the folder can be named.
     const name = page ? 'index.html' : rel.slice(1);
-    const body =
-      this.root === null || name.includes('/') || name.includes('\\') || name.startsWith('.') ? undefined : await this.file(name);
+    const body = this.root === null ? undefined : await this.file(name);
     if (body === undefined) {
       if (page) return c.text('agentlog serve: the dashboard is not built (run `npm run build`); the API is under /api/', 200);
       return c.notFound();

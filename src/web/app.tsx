@@ -256,6 +256,8 @@ export function App() {
               </label>
             ) : null}
             {lane.status === 'loading' ? <span class="searching">searching…</span> : null}
+            {/* The message index is a rolling window: say what a hit (or its absence) covers every time. */}
+            {searching && coverage !== null ? <span class="coverage">messages of the last {coverage.window_days} days</span> : null}
             {searching && filters.query.trim().length >= 2 && deep === null ? (
               <button type="button" class="link-button" onClick={() => setDeep(filters.query.trim())}>
                 Search the raw logs

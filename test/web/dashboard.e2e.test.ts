@@ -89,6 +89,8 @@ describe('the dashboard', () => {
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('quartzite');
     const mark = page.getByRole('list', { name: 'Sessions' }).locator('mark', { hasText: 'quartzite' }).first();
     await mark.waitFor({ timeout: arrives });
+    // What the message lane covered is said beside the hits, not only when nothing matches.
+    await page.getByText(/messages of the last \d+ days/).waitFor({ timeout: 5000 });
     await shot(page, 'search-light');
     await mark.click();
     const current = page.getByRole('region', { name: 'Transcript' }).locator('[aria-current="true"]');
