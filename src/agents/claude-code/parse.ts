@@ -1,17 +1,24 @@
 // Reads one Claude Code session's files (main transcript, subagent transcripts and their meta files)
 // into the record, streaming every transcript line by line.
 import { forEachJsonObject } from '../../fs/read-jsonl.js';
-import { readRegularFile } from '../../fs/read-open.js';
-import { statFile } from '../../fs/stat.js';
 import { errorMessage } from '../../fs/errors.js';
-import { isObject, text, type JsonObject } from '../../json/narrow.js';
+import { text, type JsonObject } from '../../json/narrow.js';
 import { newRecord, noteTime } from '../../record/draft.js';
 import type { DiscoveredSession, FileProblem, LineTally, ParseContext, ParsedSession } from '../types.js';
 import { agentIdOfFile, jsonlExt, metaExt } from './layout.js';
 import { SessionState } from './session-state.js';
 import { forEachSummaryObject } from './summary-read.js';
 import { assembleSubagents, type FileSubagent, type SubagentMeta } from './subagents.js';
+import { SubagentMetas } from './subagent-meta.js';
 import { Transcript } from './transcript.js';
+
+/** A subagent transcript file, with its place among the session's subagent files. */
+interface SubagentLog {
+  id: string;
+  path: string;
+  index: number;
+  mtimeMs: number;
+}
 
 /** Longer lines are not decoded whole: a binary file with no newline must not be read whole. */
 export const maxLineBytes = 32 * 1024 * 1024;
@@ -21,8 +28,6 @@ export const maxLineBytes = 32 * 1024 * 1024;
  * only a line whose clipped copy passes 16 MiB (all structure, or not JSON at all) is counted bad.
  */
 export const clipLongLines = { keepStringBytes: 512 * 1024, maxOutputBytes: 16 * 1024 * 1024 } as const;
-/** A `.meta.json` is a few fields; anything larger is not one. */
-const maxMetaBytes = 1024 * 1024;
 
 /** Line types read into the record. */
 const recordTypes: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'summary', 'attachment', 'queue-operation']);
@@ -116,34 +121,6 @@ async function readObjects(
   return { bad: r.bad, clipped: r.clipped, tally };
 }
 
-async function readMeta(path: string): Promise<{ meta?: SubagentMeta; problem?: FileProblem; bad?: boolean }> {
-  try {
-    const s = await statFile(path);
-    if (s === null) return { problem: { path, kind: 'unreadable', reason: 'file disappeared while it was read' } };
-    if (s.size > maxMetaBytes) return { problem: { path, kind: 'oversized', reason: `subagent meta file over ${maxMetaBytes} bytes` } };
-    let value: unknown;
-    try {
-      value = JSON.parse(await readRegularFile(path));
-    } catch (error) {
-      if (error instanceof SyntaxError) return { bad: true };
-      throw error;
-    }
-    if (!isObject(value)) return { bad: true };
-    const meta: SubagentMeta = {};
-    const agentType = text(value, 'agentType');
-    const description = text(value, 'description');
-    const toolUseId = text(value, 'toolUseId');
-    const parentAgentId = text(value, 'parentAgentId');
-    if (agentType !== undefined) meta.agentType = agentType;
-    if (description !== undefined) meta.description = description;
-    if (toolUseId !== undefined) meta.toolUseId = toolUseId;
-    if (parentAgentId !== undefined) meta.parentAgentId = parentAgentId;
-    return { meta };
-  } catch (error) {
-    return { problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
-  }
-}
-
 /**
  * Parses a discovered session. The main file's read errors throw (the caller reports the session
  * unreadable); a subagent file that cannot be read is reported in `problems` and the rest is kept.
@@ -175,33 +152,61 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
   if (mainRead.clipped > 0) clippedLines.push({ path: mainFile.path, count: mainRead.clipped });
   lineTally.push(mainRead.tally);
 
-  const metas = new Map<string, SubagentMeta>();
+  // Meta files' problems come before those of the subagent transcripts, in file order.
+  const metas = new SubagentMetas();
+  const metaPaths = new Map<string, string>();
+  const allMetas: (readonly [string | undefined, string])[] = [];
   for (const f of extra) {
     if (!f.path.endsWith(metaExt)) continue;
-    const m = await readMeta(f.path);
     const id = agentIdOfFile(f.path);
-    if (m.meta !== undefined && id !== undefined) metas.set(id, m.meta);
-    if (m.problem !== undefined) problems.push(m.problem);
-    if (m.bad === true) badLines.push({ path: f.path, count: 1 });
+    allMetas.push([id, f.path]);
+    if (id !== undefined) metaPaths.set(id, f.path);
   }
-  const files: FileSubagent[] = [];
-  for (const f of extra) {
-    if (!f.path.endsWith(jsonlExt)) continue;
-    const id = agentIdOfFile(f.path) ?? f.path;
-    // A tail view reads only the subagents its own lines launched (a huge session holds hundreds).
-    if (from !== undefined && !launchedInTail(state, id, metas.get(id))) continue;
-    const t = new Transcript(state, id);
+  const metaOf = (logs: readonly SubagentLog[]): (readonly [string, string])[] =>
+    logs.flatMap((l) => {
+      const path = metaPaths.get(l.id);
+      return path === undefined ? [] : [[l.id, path] as const];
+    });
+  const logs: SubagentLog[] = extra
+    .filter((f) => f.path.endsWith(jsonlExt))
+    .map((f, index) => ({ id: agentIdOfFile(f.path) ?? f.path, path: f.path, index, mtimeMs: f.mtimeMs }));
+  const logBad: { path: string; count: number }[] = [];
+  const logProblems: FileProblem[] = [];
+  const files: (FileSubagent & { index: number })[] = [];
+  const readLog = async (log: SubagentLog): Promise<void> => {
+    const t = new Transcript(state, log.id);
     try {
-      const read = await readObjects(f.path, (o) => feed(state, t, o), summary);
-      if (read.bad > 0) badLines.push({ path: f.path, count: read.bad });
-      if (read.clipped > 0) clippedLines.push({ path: f.path, count: read.clipped });
+      const read = await readObjects(log.path, (o) => feed(state, t, o), summary);
+      if (read.bad > 0) logBad.push({ path: log.path, count: read.bad });
+      if (read.clipped > 0) clippedLines.push({ path: log.path, count: read.clipped });
       lineTally.push(read.tally);
     } catch (error) {
-      problems.push({ path: f.path, kind: 'unreadable', reason: errorMessage(error) });
-      continue;
+      logProblems.push({ path: log.path, kind: 'unreadable', reason: errorMessage(error) });
+      return;
     }
-    files.push({ id, transcript: t, meta: metas.get(id) });
+    files.push({ id: log.id, transcript: t, meta: metas.byId.get(log.id), index: log.index });
+  };
+  if (from === undefined) {
+    await metas.read(allMetas);
+    for (const log of logs) await readLog(log);
+  } else {
+    // A tail view reads only the subagents its own lines launched (a huge session holds hundreds),
+    // and the ones those launched in turn, whatever order their files come in.
+    let pending = logs;
+    for (;;) {
+      // A launch with no agent id yet (a subagent still running) is found only by its meta's tool use id.
+      const since = awaitingMetaSince(state, metas);
+      if (since !== undefined) await metas.read(metaOf(pending.filter((l) => l.mtimeMs >= since - launchClockSlackMs)));
+      const chosen = pending.filter((l) => launchedInTail(state, l.id, metas.byId.get(l.id)));
+      if (chosen.length === 0) break;
+      await metas.read(metaOf(chosen));
+      pending = pending.filter((l) => !chosen.includes(l));
+      for (const log of chosen) await readLog(log);
+    }
+    files.sort((a, b) => a.index - b.index);
   }
+  problems.push(...metas.problems, ...logProblems);
+  badLines.push(...metas.bad.map((path) => ({ path, count: 1 })), ...logBad);
 
   main.finish();
   for (const g of sidechains.groups) g.finish();
@@ -222,6 +227,27 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     noteTime(record, s.ended_at ?? undefined);
   }
   return { record, cwds: state.cwds, badLines, problems, clippedLines, lineTally, ...(from !== undefined ? { readFrom: from } : {}) };
+}
+
+/** Writes to a file may carry an mtime this much older than the line that announced them (clocks, rounding). */
+const launchClockSlackMs = 60_000;
+
+/**
+ * When a launch read so far has neither an agent id nor a meta file naming its tool use id (a
+ * subagent still running), the earliest time such a launch was made: only a file written since can
+ * be its subagent's. Undefined when no launch waits for its meta.
+ */
+function awaitingMetaSince(state: SessionState, metas: SubagentMetas): number | undefined {
+  const named = new Set<string>();
+  for (const m of metas.byId.values()) if (m.toolUseId !== undefined) named.add(m.toolUseId);
+  let since: number | undefined;
+  for (const l of state.launches) {
+    if (l.agentId !== undefined || l.toolUseId === undefined || named.has(l.toolUseId)) continue;
+    const t = l.at === null ? Number.NEGATIVE_INFINITY : Date.parse(l.at);
+    const at = Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+    since = since === undefined ? at : Math.min(since, at);
+  }
+  return since;
 }
 
 /** Whether a call read so far launched subagent `id` (by its meta's tool use id, or by its agent id). */
