@@ -8,7 +8,7 @@ import type { Entry } from './entry.js';
 import { custodyErrors } from './errors.js';
 import { followTranscript, type FollowBatch, type FollowOptions, type FollowStart } from './follow.js';
 import { installationsOf, listInstallations, type Installation } from './installation.js';
-import { emptySessionReport, keepHome, keepTotals, type FileFailure, type KeepTotals, type SessionKeepReport } from './keep.js';
+import { emptySessionReport, keepTotals, type FileFailure, type KeepTotals, type SessionKeepReport } from './keep-report.js';
 import { vendorHomes } from './kept-homes.js';
 import { lastLineEnd } from './lines.js';
 import { locateSession, type Located, type LocateOptions, type Scope } from './locate.js';
@@ -256,6 +256,9 @@ export class Catalog {
     const installations: KeepReport['installations'] = [];
     if (work.size > 0) mkdirSync(this.stateRoot, { recursive: true, mode: 0o700 });
     const stateRoot = canonical(this.stateRoot);
+    // Loaded here, not with the catalog: keeping brings the manifest's zod schema, which reading a
+    // session (`tail`, `show`) never needs.
+    const { keepHome } = await import('./keep.js');
     for (const [scope, sessions] of work) {
       if (opts.signal?.aborted === true) break;
       const r = await keepHome({

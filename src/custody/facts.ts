@@ -2,27 +2,40 @@
 // kept copy says where it came from and since when.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { agentIds } from '../record/types.js';
+import { isObject } from '../json/narrow.js';
+import { type AgentId, agentIds } from '../record/types.js';
 import { custodyErrors } from './errors.js';
 import { factsRel } from './paths.js';
 import type { Publisher } from './publisher.js';
 import { fillTempFile, writeAt } from './fd-io.js';
 import { lstatNow, lstatOrNull } from './safe-fs.js';
 
-export const custodyFactsSchema = z.object({
-  version: z.literal(1),
-  agent: z.enum(agentIds),
-  session_id: z.string(),
-  installation_key: z.string(),
+export interface CustodyFacts {
+  version: 1;
+  agent: AgentId;
+  session_id: string;
+  installation_key: string;
   /** The working directory when discovery (or the reader's `cwd`) knew it, else null. */
-  cwd: z.string().nullable(),
+  cwd: string | null;
   /** The vendor file the main transcript was first kept from. */
-  source_path: z.string(),
-  first_kept_at: z.string(),
-  agentlog_version: z.string(),
-});
-export type CustodyFacts = z.infer<typeof custodyFactsSchema>;
+  source_path: string;
+  first_kept_at: string;
+  agentlog_version: string;
+}
+
+/**
+ * The facts in a parsed file, or null when any field is missing or of the wrong type. Checked by
+ * hand, not with a zod schema, so reading a session (`show`, `tail`) does not load zod.
+ */
+export function asCustodyFacts(raw: unknown): CustodyFacts | null {
+  if (!isObject(raw)) return null;
+  const { version, agent, session_id, installation_key, cwd, source_path, first_kept_at, agentlog_version } = raw;
+  const id = agentIds.find((a) => a === agent);
+  if (version !== 1 || id === undefined || (cwd !== null && typeof cwd !== 'string')) return null;
+  if (typeof session_id !== 'string' || typeof installation_key !== 'string' || typeof source_path !== 'string') return null;
+  if (typeof first_kept_at !== 'string' || typeof agentlog_version !== 'string') return null;
+  return { version, agent: id, session_id, installation_key, cwd, source_path, first_kept_at, agentlog_version };
+}
 
 /**
  * Writes the facts unless they exist, through the keep's publisher: the temp is made durable with the
@@ -52,8 +65,7 @@ export async function readFacts(root: string, mainRel: string): Promise<CustodyF
   const st = await lstatOrNull(path);
   if (st === null || !st.isFile() || st.size > 64 * 1024) return null;
   try {
-    const parsed = custodyFactsSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
-    return parsed.success ? parsed.data : null;
+    return asCustodyFacts(JSON.parse(await readFile(path, 'utf8')));
   } catch {
     return null;
   }

@@ -22,6 +22,34 @@ describe('page tokens', () => {
     }
   });
 
+  it('refuse a token with any field missing or of the wrong type, with a clear message', () => {
+    const good = { v: 1, a: 'claude_code', s: 's1', r: 'vendor', root: '/h', p: 'x.jsonl', dev: '1', ino: '2', h: 'abc', o: 4 };
+    const pack = (body: unknown): string => `al1.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
+    expect(decodeToken(pack(good))).toEqual(good);
+    // Unknown fields are dropped, as the schema did.
+    expect(decodeToken(pack({ ...good, extra: true }))).toEqual(good);
+    const bad: unknown[] = [
+      null,
+      [],
+      'al1',
+      { ...good, v: 2 },
+      { ...good, a: 'not_an_agent' },
+      { ...good, r: 'other' },
+      { ...good, o: -1 },
+      { ...good, o: 1.5 },
+      { ...good, o: '4' },
+      ...(['s', 'root', 'p', 'dev', 'ino', 'h'] as const).flatMap((k) => [
+        { ...good, [k]: 7 },
+        { ...good, [k]: undefined },
+      ]),
+    ];
+    for (const body of bad) {
+      expect(() => decodeToken(pack(body)), JSON.stringify(body)).toThrow(
+        expect.objectContaining({ code: 'InvalidPageToken', message: expect.stringContaining('damaged') }),
+      );
+    }
+  });
+
   it('hold while the file grows, and not once it is rewritten, replaced or the offset is off a line start', async () => {
     const dir = await tempDir();
     const path = join(dir, 'a.jsonl');

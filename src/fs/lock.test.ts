@@ -49,6 +49,21 @@ describe('the staleness rule', () => {
     expect(parseHolder('{"pid":"12","host":"h","token":"aaaaaaaa","at_ms":0}')).toBeNull();
     expect(parseHolder('{"pid":12')).toBeNull();
     expect(parseHolder('')).toBeNull();
+    const good = { pid: 12, host: 'h', token: 'aaaaaaaa', at_ms: 0 };
+    expect(parseHolder(JSON.stringify({ ...good, extra: 1 }))).toEqual(good);
+    for (const bad of [
+      null,
+      [],
+      { ...good, pid: 0 },
+      { ...good, pid: -3 },
+      { ...good, pid: 1.5 },
+      { ...good, host: '' },
+      { ...good, host: 5 },
+      { ...good, token: 'short' },
+      { ...good, at_ms: '0' },
+      { pid: 12, host: 'h', token: 'aaaaaaaa' },
+    ])
+      expect(parseHolder(JSON.stringify(bad)), JSON.stringify(bad)).toBeNull();
   });
   it('pidAlive agrees with the process table', async () => {
     expect(pidAlive(process.pid)).toBe(true);

@@ -12,22 +12,33 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import type { AgentlogError } from '../errors.js';
+import { isObject } from '../json/narrow.js';
 import { writeAllSync } from './atomic-write.js';
 import { type Clock, systemClock } from './clock.js';
 import { FsError, wrapOsError } from './errors.js';
 import { errorCode } from './errors.js';
 
-const holderSchema = z.object({
-  pid: z.number().int().positive(),
-  host: z.string().min(1),
-  token: z.string().min(8),
-  at_ms: z.number(),
-});
-
 /** Who holds a lock, as its file says. */
-export type LockHolder = z.infer<typeof holderSchema>;
+export interface LockHolder {
+  pid: number;
+  host: string;
+  token: string;
+  at_ms: number;
+}
+
+/**
+ * A parsed lock body, or null unless every field is there and valid. Checked by hand, not with a zod
+ * schema: the lock is taken on paths (reading a session) that otherwise never load zod.
+ */
+function asHolder(raw: unknown): LockHolder | null {
+  if (!isObject(raw)) return null;
+  const { pid, host, token, at_ms } = raw;
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null;
+  if (typeof host !== 'string' || host.length < 1 || typeof token !== 'string' || token.length < 8) return null;
+  if (typeof at_ms !== 'number' || !Number.isFinite(at_ms)) return null;
+  return { pid, host, token, at_ms };
+}
 
 export interface LockOptions {
   /** Give up after waiting this long for a live holder. Default 10 s. */
@@ -92,8 +103,7 @@ export function isStale(
 /** Parses a lock file's text; null when it is not a valid lock body. */
 export function parseHolder(raw: string): LockHolder | null {
   try {
-    const parsed = holderSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return asHolder(JSON.parse(raw));
   } catch {
     return null;
   }

@@ -6,7 +6,10 @@ import { agentSource, type CliContext } from '../context.js';
 import { shortTime } from '../render/format.js';
 import { defaultTailLines } from './index.js';
 import { type AgentSource, looksLikePath, resolveIdTarget, resolvePathTarget } from '../../scan/resolve.js';
-import { Catalog, isCustodyError, type Entry } from '../../custody/index.js';
+// Not the custody index: it re-exports keeping, whose manifest schema would load zod on every tail.
+import { Catalog } from '../../custody/catalog.js';
+import type { Entry } from '../../custody/entry.js';
+import { isCustodyError } from '../../custody/errors.js';
 import { type CacheLookupOptions, lookupCachedId } from '../../scan/cache-lookup.js';
 
 function entryLine(e: Entry): string {
