@@ -211,6 +211,7 @@ describe('keep killed at random points', () => {
       expect(Object.keys(manifest.files).sort()).toEqual([...converged.keys()].sort());
       expect(relative(t.state, join(t.state, 'kept', key as string))).toBe(`kept/${key as string}`);
     },
-    120_000,
+    // 50 rounds of a spawned keep each: it took 142 s on a loaded machine (load ~20).
+    300_000,
   );
 });
