@@ -218,7 +218,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   } finally {
     await pool?.close();
   }
-  await cache.save();
+  await cache.save(new Set(opts.agents.map((a) => a.reader.id)));
   await found.save();
   cache.problems.push(...found.problems);
   if (opts.stateRoot !== null) {
