@@ -1,8 +1,11 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
+import { codexReader } from '../agents/codex/reader.js';
+import { Rollout, writeRollout } from '../agents/codex/test-support/rollout-fixture.js';
+import type { AgentReader } from '../agents/types.js';
 import { assistant, usage, user, writeMain, writeSubagent } from '../agents/claude-code/test-support/fixtures.js';
 import { sessionIndexPath } from './session-index.js';
 import { scanCachePath } from './scan-cache.js';
@@ -70,5 +73,41 @@ describe('the scan cache', () => {
       { path: scanCachePath(state), kind: 'unreadable', reason: expect.stringContaining('could not save') },
       { path: sessionIndexPath(state), kind: 'unreadable', reason: expect.stringContaining('could not save the session index') },
     ]);
+  });
+
+  it('keeps the entries of agents a narrowed scan did not look at, and drops those of sessions gone', async () => {
+    const { claude, state } = await home();
+    const codex = join(claude, '..', '.codex');
+    const id = '019a0000-0000-7000-8000-000000000001';
+    await writeRollout(codex, id, new Rollout(id).meta().line('event_msg', { type: 'user_message', message: 'hi' }).text());
+    const other = `${id.slice(0, -1)}2`;
+    const gone = await writeRollout(
+      codex,
+      other,
+      new Rollout(other).meta().line('event_msg', { type: 'user_message', message: 'bye' }).text(),
+    );
+    let parses = 0;
+    const counted = (reader: AgentReader): AgentReader => ({
+      ...reader,
+      parse: (session, ctx) => {
+        parses++;
+        return reader.parse(session, ctx);
+      },
+    });
+    const claudeHomes = { reader: counted(claudeCodeReader), homes: [claude] };
+    const codexHomes = { reader: counted(codexReader), homes: [codex] };
+    const scanOf = (agents: (typeof claudeHomes)[]) =>
+      scan({ agents, stateRoot: state, userHome: null, readerVersion: 't', parsePool: { minBytes: Number.POSITIVE_INFINITY } });
+    expect((await scanOf([claudeHomes, codexHomes])).sessions).toHaveLength(3);
+    await rm(gone);
+    parses = 0;
+    // `scan --agent codex`: Claude Code's entry must outlive it; the gone rollout's must not.
+    expect((await scanOf([codexHomes])).sessions).toHaveLength(1);
+    expect(parses).toBe(0);
+    const full = await scanOf([claudeHomes, codexHomes]);
+    expect(full.sessions).toHaveLength(2);
+    expect(parses).toBe(0);
+    const saved = JSON.parse(await readFile(scanCachePath(state), 'utf8')) as { entries: Record<string, unknown> };
+    expect(Object.keys(saved.entries)).toHaveLength(2);
   });
 });

@@ -176,11 +176,15 @@ export class ScanCache {
   }
 
   /**
-   * Writes the entries seen this scan (dropping sessions that are gone), atomically. A failure is
-   * recorded in `problems` (every later scan would run cold until it is fixed), never thrown.
+   * Writes the entries seen this scan, with those of agents it did not look at (`scan --agent`
+   * looks at some; their sessions are still cached for the next full scan), atomically. A session
+   * of a `looked` agent that this scan did not see is gone and dropped. A failure is recorded in
+   * `problems` (every later scan would run cold until it is fixed), never thrown.
    */
-  async save(): Promise<void> {
+  async save(looked: ReadonlySet<string>): Promise<void> {
     if (this.path === null) return;
+    for (const [id, entry] of Object.entries(this.entries))
+      if (this.next[id] === undefined && !looked.has(id.slice(0, id.indexOf(':')))) this.next[id] = entry;
     if (!this.dirty && Object.keys(this.next).length === Object.keys(this.entries).length) return;
     const entries = JSON.stringify(this.next);
     const header = JSON.stringify({ version: scanCacheVersion, readerVersion: this.readerVersion, digest: entriesDigest(entries) });

@@ -76,6 +76,8 @@ export function sessionIndexPath(stateRoot: string): string {
   return join(stateRoot, 'cache', 'scan', 'ids.json');
 }
 
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export const homeKey = (agent: string, home: string): string => `${agent}\u0000${home}`;
 
 function folderMtime(path: string, now: number): number {
@@ -123,13 +125,20 @@ export async function writeSessionIndex(
   const folders: Record<string, number> = {};
   for (const dir of [...dirs].sort()) folders[dir] = folderMtime(dir, at);
   const containers: Record<string, string> = {};
-  for (const [path, uses] of [...fileUse].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    if (uses > 1) containers[path] = containerStamp(path);
+  for (const [path, uses] of [...fileUse].sort(([a], [b]) => byText(a, b))) if (uses > 1) containers[path] = containerStamp(path);
+  // Sorted, so that an unchanged home writes the same text and the file is left alone: the order
+  // of Aider's homes (the known projects) moves from one scan to the next. Agents keep the scan's order.
+  const rank = new Map<string, number>();
+  for (const { session } of sessions) if (!rank.has(session.agent)) rank.set(session.agent, rank.size);
+  const byAgentThenPath = (a: DiscoveredSession, b: DiscoveredSession): number =>
+    (rank.get(a.agent) ?? 0) - (rank.get(b.agent) ?? 0) || byText(a.path, b.path);
   const body: IndexFile = {
     version: sessionIndexVersion,
     readerVersion,
-    homes: roots.map((r) => homeKey(r.agent, r.path)),
-    sessions: sessions.map(({ session, key }) => [session.sessionId, session.agent, session.path, key]),
+    homes: roots.map((r) => homeKey(r.agent, r.path)).sort(byText),
+    sessions: [...sessions]
+      .sort((a, b) => byAgentThenPath(a.session, b.session))
+      .map(({ session, key }) => [session.sessionId, session.agent, session.path, key]),
     folders,
     containers,
   };
