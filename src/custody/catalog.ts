@@ -3,6 +3,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentReader, DiscoveredSession } from '../agents/types.js';
+import { DiscoveryCache, discoveryCachePath } from '../scan/discovery-cache.js';
 import type { AgentHomes } from '../scan/scan.js';
 import type { Entry } from './entry.js';
 import { custodyErrors } from './errors.js';
@@ -237,6 +238,9 @@ export class Catalog {
         work.set(loc.scope, list);
       }
     } else {
+      // Folders unchanged since the last keep are not listed again (discovery-cache.ts); a keep racing
+      // another on the cache file only loses the other's listings, each checked against the disk.
+      const fs = await DiscoveryCache.open(discoveryCachePath(this.stateRoot, 'keep'), this.opts.version, now);
       for (const scope of this.scopes) {
         let there: boolean;
         try {
@@ -245,10 +249,12 @@ export class Catalog {
           there = false;
         }
         if (!there) continue;
-        const found = await scope.reader.discover(scope.home);
+        const found = await scope.reader.discover(scope.home, fs);
         for (const p of found.problems) problems.push({ path: p.path, message: `${p.kind}: ${p.reason}`, code: null });
         if (found.sessions.length > 0) work.set(scope, found.sessions);
       }
+      if (work.size > 0) await fs.save();
+      for (const p of fs.problems) problems.push({ path: p.path, message: `${p.kind}: ${p.reason}`, code: null });
     }
     const total = [...work.values()].reduce((n, l) => n + l.length, 0);
     let done = 0;

@@ -10,6 +10,11 @@
 const escapeBase = 0xdc00;
 const mayHoldEscape = /[\udc80-\udcff]/;
 
+/** True when `path` holds an escaped byte, so only `osPath(path)` names it to the OS. */
+export function holdsEscape(path: string): boolean {
+  return mayHoldEscape.test(path);
+}
+
 /** Length of the valid UTF-8 sequence starting at `i` (RFC 3629 table), or 0 when it is not one. */
 function sequenceLength(b: Uint8Array, i: number): number {
   const c = b[i] as number;

@@ -3,6 +3,7 @@
 // only theirs may be flagged gone. An agent home that cannot be read is a reported problem.
 import { realpath } from 'node:fs/promises';
 import type { AgentReader, DiscoveredSession, MessageExtractor } from '../agents/types.js';
+import { type DiscoveryFs, uncachedFs } from '../fs/dir-listing.js';
 import { errorMessage, isNotFound } from '../fs/errors.js';
 import type { AgentId } from '../record/types.js';
 import type { AgentHomes } from '../scan/scan.js';
@@ -37,7 +38,7 @@ interface AgentListing {
 }
 
 /** One agent's homes, listed in order; `complete` is false when any of them could not be read whole. */
-async function listAgent(reader: AgentReader, homes: readonly string[]): Promise<AgentListing> {
+async function listAgent(reader: AgentReader, homes: readonly string[], fs: DiscoveryFs): Promise<AgentListing> {
   const out: AgentListing = { lists: [], complete: true, problems: [], failed: [] };
   const seen = new Set<string>();
   for (const [homeIndex, home] of homes.entries()) {
@@ -54,7 +55,7 @@ async function listAgent(reader: AgentReader, homes: readonly string[]): Promise
     if (seen.has(canonical)) continue;
     seen.add(canonical);
     try {
-      const found = await reader.discover(canonical);
+      const found = await reader.discover(canonical, fs);
       for (const p of found.problems) {
         if (p.kind === 'unreadable') out.complete = false;
         out.problems.push({ path: p.path, reason: `${reader.id} ${p.kind}: ${p.reason}` });
@@ -73,11 +74,12 @@ async function listAgent(reader: AgentReader, homes: readonly string[]): Promise
  * before kept copies, so the vendor copy is preferred while it exists); within one home the newest
  * copy wins, then the smaller path, so the choice never depends on directory order. Homes are
  * canonicalised so two spellings of one home give one set of cursors. `clean`: the agents whose
- * every home was listed completely.
+ * every home was listed completely. `fs`: where folders are listed from (the sweep's discovery cache).
  */
 export async function discoverCandidates(
   agents: readonly AgentHomes[],
   report: SweepReport,
+  fs: DiscoveryFs = uncachedFs,
 ): Promise<{ candidates: Candidate[]; clean: Set<AgentId> }> {
   const byKey = new Map<string, Candidate>();
   const clean = new Set<AgentId>();
@@ -85,7 +87,7 @@ export async function discoverCandidates(
   // order, so the outcome never depends on which walk finished first.
   const found = await Promise.all(
     agents.map(async ({ reader, homes }) => {
-      return { reader, extractor: reader.messages, listing: await listAgent(reader, homes) };
+      return { reader, extractor: reader.messages, listing: await listAgent(reader, homes, fs) };
     }),
   );
   for (const { reader, extractor, listing } of found) {

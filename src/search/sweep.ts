@@ -3,6 +3,7 @@
 // unchanged, resume what grew, re-extract what was rewritten), write and publish in batches, then
 // flag sources gone and expire what left the window.
 import { errorMessage } from '../fs/errors.js';
+import { DiscoveryCache } from '../scan/discovery-cache.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { defaultWindowDays, snapshotId } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
@@ -37,6 +38,12 @@ export interface SweepOptions {
   collectGarbage?: boolean;
   /** Publish after this many changed sessions, and at least every 2 s. Default 256. */
   batchSize?: number;
+  /**
+   * Remember folder listings and file-derived facts between sweeps (discovery-cache.ts): `cachePath`
+   * is `discoveryCachePath(stateRoot, 'sweep')`, `readerVersion` the package version. Omitted:
+   * every folder is listed afresh.
+   */
+  discovery?: { cachePath: string; readerVersion: string };
 }
 
 /** Read through a function: a signal can abort while an await is pending, which narrowing cannot see. */
@@ -70,7 +77,14 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
       report.problems.push({ path, reason: `${last.reason}: moved to ${dest} (quarantine); this sweep writes a new one` });
     }
     const present = await listGenerations(root);
-    const { candidates, clean } = await discoverCandidates(opts.agents, report);
+    // Opened and saved under the writer lock, so two sweeps never race on the cache file.
+    const found =
+      opts.discovery === undefined ? undefined : await DiscoveryCache.open(opts.discovery.cachePath, opts.discovery.readerVersion, now);
+    const { candidates, clean } = await discoverCandidates(opts.agents, report, found);
+    if (found !== undefined) {
+      await found.save();
+      for (const p of found.problems) report.problems.push({ path: p.path, reason: p.reason });
+    }
     report.sessions = candidates.length;
     const discovered = new Set(candidates.map((c) => c.key));
 

@@ -1,7 +1,8 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyCorpus, corpusPath, hasCorpus, tempDir } from '../../../test/support/temp.js';
+import { DiscoveryCache } from '../../scan/discovery-cache.js';
 import { claudeCodeReader } from './reader.js';
 import { homeOfFile, isUuid } from './layout.js';
 import { assistant, jsonl, projectDir, sessionId, user, write, writeMain, writeSubagent } from './test-support/fixtures.js';
@@ -101,6 +102,38 @@ describe('discover', () => {
     await chmod(locked, 0o700);
     expect(d.sessions).toHaveLength(1);
     expect(d.problems.map((p) => p.path)).toEqual([locked]);
+  });
+});
+
+describe('discover through a discovery cache', () => {
+  it('answers as from the disk, cold and warm, a non-UTF-8 project folder included, and sees a new session in an old folder', async () => {
+    const home = join(await tempDir(), '.claude');
+    await writeMain(home, [user('hi', 1)]);
+    await write(join(home, 'projects', projectDir, 'agent-abc.jsonl'), jsonl([user('side', 2, { isSidechain: true, agentId: 'abc' })]));
+    await writeSubagent(home, 'a1', [user('task', 2)]);
+    // A project folder whose name is not UTF-8: listed and opened through its bytes, never cached.
+    const odd = Buffer.concat([Buffer.from(join(home, 'projects', '-odd')), Buffer.from([0xff])]);
+    await mkdir(odd);
+    await writeFile(Buffer.concat([odd, Buffer.from('/22222222-2222-4333-8444-555555555555.jsonl')]), jsonl([user('odd', 1)]));
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    const folder = join(home, 'projects', projectDir);
+    await utimes(folder, old, old);
+    const cache = await DiscoveryCache.open(join(await tempDir(), 'cache.json'), 't', () => Date.now() + 60_000);
+    const plain = await claudeCodeReader.discover(home);
+    expect(plain.sessions).toHaveLength(2);
+    expect(await claudeCodeReader.discover(home, cache)).toEqual(plain);
+    await cache.save();
+    const before = { ...cache.stats };
+    expect(await claudeCodeReader.discover(home, cache)).toEqual(plain);
+    expect(cache.stats.dirHits).toBeGreaterThan(before.dirHits);
+    expect(cache.stats.factHits).toBeGreaterThan(before.factHits);
+    await cache.save();
+
+    await writeMain(home, [user('new', 3)], '33333333-2222-4333-8444-555555555555');
+    await utimes(folder, old, old);
+    const after = await claudeCodeReader.discover(home, cache);
+    expect(after).toEqual(await claudeCodeReader.discover(home));
+    expect(after.sessions).toHaveLength(3);
   });
 });
 

@@ -12,9 +12,10 @@
 // The folder listings and stats are synchronous: a home holds thousands of small metadata calls, and
 // each one sent to the thread pool costs more in scheduling (worse on a busy machine) than in the
 // kernel; a keep of an unchanged home is mostly this walk.
-import { readdirSync, type Dirent } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { nameFromBytes, osPath } from '../../fs/byte-path.js';
+import { holdsEscape, nameFromBytes, osPath } from '../../fs/byte-path.js';
+import { type DirEntry, type DiscoveryFs, kindOf, uncachedFs } from '../../fs/dir-listing.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
@@ -52,8 +53,15 @@ export interface DirScan {
 
 const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-function listDir(dir: string): Dirent[] {
-  return readdirSync(osPath(dir), { withFileTypes: true }).sort(byName);
+/**
+ * A folder's entries by name. A path holding an escaped byte (under a project folder whose name is
+ * not UTF-8) is listed from the disk through its bytes: the cache knows string paths only.
+ */
+function listDir(dir: string, fs: DiscoveryFs): DirEntry[] {
+  const entries = holdsEscape(dir)
+    ? readdirSync(osPath(dir), { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) }))
+    : fs.list(dir);
+  return [...entries].sort(byName);
 }
 
 /**
@@ -72,10 +80,10 @@ function listProjects(root: string): { name: string; link: boolean }[] {
  * The transcripts and meta files of one `<session>/subagents/` folder; none when it is missing. A
  * folder that cannot be listed is reported in `problems` (when given) and holds none, else it throws.
  */
-export async function subagentFiles(dir: string, problems?: FileProblem[]): Promise<string[]> {
-  let entries: Dirent[];
+export async function subagentFiles(dir: string, problems?: FileProblem[], fs: DiscoveryFs = uncachedFs): Promise<string[]> {
+  let entries: DirEntry[];
   try {
-    entries = listDir(dir);
+    entries = listDir(dir, fs);
   } catch (error) {
     if (isNotFound(error)) return [];
     if (problems === undefined) throw error;
@@ -84,7 +92,7 @@ export async function subagentFiles(dir: string, problems?: FileProblem[]): Prom
   }
   const files: string[] = [];
   for (const e of entries) {
-    if (e.isDirectory()) continue;
+    if (e.kind === 'dir') continue;
     if (agentIdOfTranscript(e.name) !== undefined || agentIdOfMeta(e.name) !== undefined) files.push(childPath(dir, e.name));
   }
   return files;
@@ -94,12 +102,18 @@ function unreadable(path: string, error: unknown): FileProblem {
   return { path, kind: 'unreadable', reason: errorMessage(error) };
 }
 
-async function headSessionId(path: string): Promise<string | undefined> {
-  try {
-    return sessionIdInHead(await readHead(path));
-  } catch {
-    return undefined;
-  }
+const asId = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The session id a file's first line names; remembered by `fs` while the file is unchanged. */
+async function headSessionId(path: string, fs: DiscoveryFs): Promise<string | undefined> {
+  const read = async (): Promise<string | undefined> => {
+    try {
+      return sessionIdInHead(await readHead(path));
+    } catch {
+      return undefined;
+    }
+  };
+  return holdsEscape(path) ? read() : fs.derive(path, 'claude-head-session', asId, read);
 }
 
 function addStray(strays: Map<string, string[]>, key: string, files: string[]): void {
@@ -112,13 +126,13 @@ function addStray(strays: Map<string, string[]>, key: string, files: string[]): 
  * Reads one project folder. `onlyMain` limits the mains to that one file (used by `claim`, which wants
  * a single session); subagent folders without a main are then not looked at.
  */
-export async function scanProjectDir(dir: string, onlyMain?: string): Promise<DirScan> {
-  const entries = listDir(dir);
+export async function scanProjectDir(dir: string, onlyMain?: string, fs: DiscoveryFs = uncachedFs): Promise<DirScan> {
+  const entries = listDir(dir, fs);
   const subdirs = new Set<string>();
   const mainNames: string[] = [];
   const agentNames: string[] = [];
   for (const e of entries) {
-    if (e.isDirectory()) subdirs.add(e.name);
+    if (e.kind === 'dir') subdirs.add(e.name);
     else if (e.name.endsWith(jsonlExt)) (agentIdOfTranscript(e.name) !== undefined ? agentNames : mainNames).push(e.name);
   }
   const byId = new Map<string, SessionDraft>();
@@ -129,17 +143,17 @@ export async function scanProjectDir(dir: string, onlyMain?: string): Promise<Di
     if (onlyMain !== undefined && path !== onlyMain) continue;
     const stem = name.slice(0, -jsonlExt.length);
     // The file name is the session id; a renamed or hand-made file is named by its lines instead.
-    let sessionId = isUuid(stem) ? stem : ((await headSessionId(path)) ?? stem);
+    let sessionId = isUuid(stem) ? stem : ((await headSessionId(path, fs)) ?? stem);
     if (byId.has(sessionId)) sessionId = stem;
     const draft: SessionDraft = { sessionId, main: path, extra: [] };
-    if (subdirs.has(stem)) draft.extra.push(...(await subagentFiles(join(dir, stem, subagentsDirName), problems)));
+    if (subdirs.has(stem)) draft.extra.push(...(await subagentFiles(join(dir, stem, subagentsDirName), problems, fs)));
     byId.set(sessionId, draft);
     mains.push(draft);
   }
   const strays = new Map<string, string[]>();
   for (const name of agentNames) {
     const path = childPath(dir, name);
-    const sid = await headSessionId(path);
+    const sid = await headSessionId(path, fs);
     const owner = sid === undefined ? undefined : byId.get(sid);
     if (owner !== undefined) owner.extra.push(path);
     else if (onlyMain === undefined) addStray(strays, sid ?? name.slice(0, -jsonlExt.length), [path]);
@@ -148,7 +162,7 @@ export async function scanProjectDir(dir: string, onlyMain?: string): Promise<Di
     const mainStems = new Set(mainNames.map((n) => n.slice(0, -jsonlExt.length)));
     for (const sub of subdirs) {
       if (mainStems.has(sub)) continue;
-      const files = await subagentFiles(join(dir, sub, subagentsDirName), problems);
+      const files = await subagentFiles(join(dir, sub, subagentsDirName), problems, fs);
       if (files.length > 0) addStray(strays, sub, files);
     }
   }
@@ -189,8 +203,11 @@ export async function toSession(draft: SessionDraft, home: string, problems: Fil
   return { agent: 'claude_code', sessionId: draft.sessionId, home, path: draft.main, files };
 }
 
-/** Lists every session under `<home>/projects`. A missing home is an empty discovery. */
-export async function discoverClaude(home: string): Promise<Discovery> {
+/**
+ * Lists every session under `<home>/projects`. A missing home is an empty discovery. The projects
+ * folder itself is always listed as bytes (one readdir); the folders under it go through `fs`.
+ */
+export async function discoverClaude(home: string, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   const root = join(home, projectsDirName);
   const problems: FileProblem[] = [];
   let dirs: { name: string; link: boolean }[];
@@ -207,7 +224,7 @@ export async function discoverClaude(home: string): Promise<Discovery> {
     const dir = childPath(root, d.name);
     let scanned: DirScan;
     try {
-      scanned = await scanProjectDir(dir);
+      scanned = await scanProjectDir(dir, undefined, fs);
     } catch (error) {
       if (d.link && isNotFound(error)) continue;
       problems.push(unreadable(dir, error));
