@@ -122,6 +122,17 @@ export async function writeAt(fd: number, buf: Buffer, position: number): Promis
   }
 }
 
+/** Closes a written temp file and returns its name; one whose close failed is removed. */
+async function closeTemp(fd: number, tmp: string): Promise<string> {
+  try {
+    closeFd(fd, tmp);
+  } catch (error) {
+    await unlinkQuiet(tmp);
+    throw error;
+  }
+  return tmp;
+}
+
 /**
  * Creates `dest`'s temp file, lets `fill` write it, closes it and returns its name; on any failure
  * the temp file is removed and the error rethrown. The caller publishes it (made durable, renamed).
@@ -137,13 +148,7 @@ export async function fillTempFile(dest: string, fill: (fd: number) => Promise<v
     throw error;
   }
   // Not in the block above: a descriptor whose close failed is released all the same, never closed twice.
-  try {
-    closeFd(fd, tmp);
-  } catch (error) {
-    await unlinkQuiet(tmp);
-    throw error;
-  }
-  return tmp;
+  return closeTemp(fd, tmp);
 }
 
 let procFds: boolean | undefined;
@@ -213,11 +218,5 @@ export async function copyIntoTemp(
     await unlinkQuiet(tmp);
     throw wrap(error, tmp, 'copy');
   }
-  try {
-    closeFd(fd, tmp);
-  } catch (error) {
-    await unlinkQuiet(tmp);
-    throw error;
-  }
-  return tmp;
+  return closeTemp(fd, tmp);
 }
