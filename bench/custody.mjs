@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Catalog } from '../dist/custody/index.js';
 import { agentHomes } from '../dist/cli/context.js';
-import { readers } from '../dist/agents/registry.js';
+import { loadReaders } from '../dist/agents/registry.js';
 import { agentEnv } from './run.mjs';
 
 const home = process.argv[2];
@@ -24,7 +24,7 @@ const row = (label, value, baseLabel, baseValue, ratio) =>
 const now = () => performance.now();
 
 const env = { ...agentEnv(home, ''), GEMINI_CLI_HOME: home };
-const agents = agentHomes({ env: (n) => (env[n] === undefined || env[n] === '' ? undefined : env[n]), homedir: home }, readers);
+const agents = agentHomes({ env: (n) => (env[n] === undefined || env[n] === '' ? undefined : env[n]), homedir: home }, await loadReaders());
 
 /** Bytes of every regular file under a folder (custody's own files left out). */
 function bytesUnder(dir, skip = () => false) {
@@ -126,6 +126,8 @@ try {
   for (const s of first.sessions)
     for (const f of s.failed.slice(0, 3)) console.log(`    failed: ${s.agent} ${s.session_id} ${f.path}: ${f.message}`);
   row('first keep', `${fmt(keepMiBs)} MiB/s`, 'cp -r + sync, same trees', `${fmt(cpMiBs)} MiB/s`, fmt(keepMiBs / cpMiBs, 2));
+  // `--first-only`: the first keep's figure alone (the rest takes minutes on a loaded machine).
+  if (process.argv.includes('--first-only')) process.exit(0);
 
   // Discovery and trees alone, measured the way the keeps below are (best of 3, warm).
   const treesAlone = await best(3, async () => {

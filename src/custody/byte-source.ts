@@ -16,6 +16,8 @@ export interface ByteSource {
   readonly identity: { dev: number; ino: number } | null;
   /** Where the bytes come from, for reports. */
   readonly label: string;
+  /** The open descriptor of a vendor file (the kernel can copy from it); null for bytes in memory. */
+  readonly fd: number | null;
   read(buf: Buffer, length: number, position: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -28,6 +30,7 @@ function fdSource(fd: number, stat: { size: number; mtimeMs: number; dev: number
     mtimeMs: stat.mtimeMs,
     identity: { dev: stat.dev, ino: stat.ino },
     label,
+    fd,
     read: (buf, length, position) => readAt(fd, buf, Math.min(length, Math.max(0, size - position)), position),
     close: async () => closeSync(fd),
   };
@@ -79,6 +82,7 @@ export function bufferSource(data: Buffer, label: string): ByteSource {
     mtimeMs: null,
     identity: null,
     label,
+    fd: null,
     read: async (buf, length, position) => {
       const end = Math.min(data.length, position + length);
       if (end <= position) return 0;

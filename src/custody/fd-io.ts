@@ -5,14 +5,29 @@
 // ones (where the copy is worth overlapping). Same guarantees as safe-fs.ts: never through a link at
 // the leaf, temp files private.
 import { readExact } from '../fs/read-exact.js';
-import { closeSync, constants, fchmodSync, fdatasync, fstatSync, futimesSync, openSync, write, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fdatasync,
+  fstatSync,
+  ftruncateSync,
+  futimesSync,
+  lstatSync,
+  openSync,
+  write,
+  writeSync,
+  type Stats,
+} from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { tempPath } from './paths.js';
 import { fileMode, unlinkQuiet } from './safe-fs.js';
 import { osPath } from '../fs/byte-path.js';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = constants;
+const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, COPYFILE_EXCL } = constants;
 
 /** Reads and writes up to this size are made synchronously. */
 const syncIoBytes = 64 * 1024;
@@ -107,6 +122,17 @@ export async function writeAt(fd: number, buf: Buffer, position: number): Promis
   }
 }
 
+/** Closes a written temp file and returns its name; one whose close failed is removed. */
+async function closeTemp(fd: number, tmp: string): Promise<string> {
+  try {
+    closeFd(fd, tmp);
+  } catch (error) {
+    await unlinkQuiet(tmp);
+    throw error;
+  }
+  return tmp;
+}
+
 /**
  * Creates `dest`'s temp file, lets `fill` write it, closes it and returns its name; on any failure
  * the temp file is removed and the error rethrown. The caller publishes it (made durable, renamed).
@@ -122,11 +148,75 @@ export async function fillTempFile(dest: string, fill: (fd: number) => Promise<v
     throw error;
   }
   // Not in the block above: a descriptor whose close failed is released all the same, never closed twice.
+  return closeTemp(fd, tmp);
+}
+
+let procFds: boolean | undefined;
+
+/**
+ * The name under which the kernel reopens an already open descriptor (Linux: /proc/self/fd/N, which
+ * names the very inode opened, whatever its path now leads to), or null where there is none.
+ */
+function reopenPath(fd: number): string | null {
+  procFds ??= process.platform === 'linux' && existsSync('/proc/self/fd');
+  return procFds ? `/proc/self/fd/${fd}` : null;
+}
+
+/**
+ * Copies the first `size` bytes of the open file `srcFd` to `dest`'s temp file inside the kernel
+ * (fs.copyFile through the thread pool: copy_file_range or sendfile, a reflink where the filesystem
+ * shares blocks), closes it and returns its name; null where the kernel cannot reopen a descriptor
+ * (the caller copies through a buffer). The source is the inode opened (never a path looked up
+ * again); bytes a writer appended since `size` was taken are cut off, and a file that shrank below
+ * it fails the copy. On failure the temp file is removed. The caller publishes it.
+ */
+export async function copyIntoTemp(
+  srcFd: number,
+  size: number,
+  mtimeMs: number | null,
+  dest: string,
+  label: string,
+): Promise<string | null> {
+  const from = reopenPath(srcFd);
+  if (from === null) return null;
+  const tmp = tempPath(dest);
+  // A temp left by a killed keep is removed; a link planted there is refused, as openTempFd does.
+  // The copy then creates its own (O_EXCL: nothing is followed).
+  if (lstatSync(osPath(tmp), { throwIfNoEntry: false })?.isSymbolicLink() === true)
+    throw custodyErrors.unsafePath(tmp, 'it is a symbolic link');
+  await unlinkQuiet(tmp);
   try {
-    closeFd(fd, tmp);
+    await copyFile(from, osPath(tmp), COPYFILE_EXCL);
   } catch (error) {
     await unlinkQuiet(tmp);
-    throw error;
+    throw wrap(error, tmp, 'create');
   }
-  return tmp;
+  let fd: number;
+  try {
+    // Read-only: copyFile gave the copy the source's mode, which may not let its owner write.
+    fd = openSync(osPath(tmp), O_RDONLY | O_NOFOLLOW);
+  } catch (error) {
+    await unlinkQuiet(tmp);
+    throw wrap(error, tmp, 'open');
+  }
+  try {
+    // Made private again (its folder is 0700 meanwhile, so no one else could reach it).
+    fchmodSync(fd, fileMode);
+    const got = fstatSync(fd).size;
+    if (got < size) throw custodyErrors.io(label, 'copy', new Error(`it shrank to ${got} bytes while being copied (expected ${size})`));
+    if (got > size) {
+      const w = openSync(osPath(tmp), O_WRONLY | O_NOFOLLOW);
+      try {
+        ftruncateSync(w, size);
+      } finally {
+        closeSync(w);
+      }
+    }
+    setMtime(fd, mtimeMs);
+  } catch (error) {
+    closeQuiet(fd);
+    await unlinkQuiet(tmp);
+    throw wrap(error, tmp, 'copy');
+  }
+  return closeTemp(fd, tmp);
 }

@@ -16,7 +16,7 @@ import { custodyErrors } from './errors.js';
 import type { KeepAction } from './keep-plan.js';
 import { backupNumber, backupPath } from './paths.js';
 import type { Publisher } from './publisher.js';
-import { closeQuiet, fillTempFile, flushFd, openReadFd, readAt, setMtime, writeAt } from './fd-io.js';
+import { closeQuiet, copyIntoTemp, fillTempFile, flushFd, openReadFd, readAt, setMtime, writeAt } from './fd-io.js';
 import { fsyncDir, lstatOrNull, openAppend, unlinkQuiet, writeFull } from './safe-fs.js';
 import { osPath } from '../fs/byte-path.js';
 
@@ -39,6 +39,11 @@ export interface KeepIo {
 }
 
 const chunkBytes = 1 << 20;
+/**
+ * A file up to this size is copied by the kernel in one call (no bytes through this process, and
+ * off the main thread): no larger than a chunk, so a stop waits for no more than it does between chunks.
+ */
+export const kernelCopyBytes = chunkBytes;
 /**
  * A copy flushes its written bytes to disk every this many (the previous flush overlapping the next
  * chunks): at most about twice this is ever left to flush when a stop arrives or the copy is published.
@@ -114,6 +119,11 @@ async function pump(
 
 /** Writes the whole source to the target's temp name (the publisher makes it durable) and returns that name. */
 async function writeTemp(src: ByteSource, dest: string, signal: AbortSignal | undefined): Promise<string> {
+  if (src.fd !== null && src.size <= kernelCopyBytes) {
+    signal?.throwIfAborted();
+    const tmp = await copyIntoTemp(src.fd, src.size, src.mtimeMs, dest, src.label);
+    if (tmp !== null) return tmp;
+  }
   // A failed or stopped copy is rolled back there: its temp file removed.
   return fillTempFile(dest, async (fd) => {
     // pump fails unless exactly src.size bytes were read and written.
