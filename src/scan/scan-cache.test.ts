@@ -71,6 +71,11 @@ describe('the scan cache', () => {
     expect(r.sessions).toHaveLength(1);
     expect(r.state_problems).toEqual([
       { path: scanCachePath(state), kind: 'unreadable', reason: expect.stringContaining('could not save') },
+      {
+        path: expect.stringMatching(/discovery-scan\.json$/),
+        kind: 'unreadable',
+        reason: expect.stringContaining('could not save the discovery cache'),
+      },
       { path: sessionIndexPath(state), kind: 'unreadable', reason: expect.stringContaining('could not save the session index') },
     ]);
   });
