@@ -13,9 +13,6 @@ import { usageBucketsSchema } from '../usage/buckets-schema.js';
 import type { SessionRow } from './session-row.js';
 import { moveAsideCorrupt, readCacheJson } from './move-aside.js';
 
-// Kept where callers found it; it lives alone so a lookup by id keys a session without loading zod.
-export { sessionKey } from './session-key.js';
-
 /** Bump when a reader's output or the entry's shape changes so stale rows are never served. */
 export const scanCacheVersion = 5;
 

@@ -6,7 +6,7 @@ import type { AgentReader, DiscoveredSession } from '../agents/types.js';
 import { countToolCalls } from '../record/finalise.js';
 import type { Detail, SessionRecord } from '../record/types.js';
 import type { ScanCache } from '../scan/scan-cache.js';
-import { sessionKey } from '../scan/scan-cache.js';
+import { sessionKey } from '../scan/session-key.js';
 import { errorMessage } from '../fs/errors.js';
 import type { Allowlist } from './allow/allow-file.js';
 import { decideOptIn, type RealPath } from './allow/opt-in.js';
