@@ -54,6 +54,19 @@ export async function resolvePathTarget(path: string, readers: readonly AgentRea
 }
 
 /**
+ * What a miss says: how many sessions of which agents were searched. Not the homes themselves: with
+ * fifteen agents and their editor variants that is a list of hundreds of paths, mostly absent.
+ */
+function notFoundMessage(id: string, sessions: readonly { session: { agent: string } }[]): string {
+  if (sessions.length === 0) return `no session with id or prefix "${id}": no agent home on this machine holds any session`;
+  const perAgent = new Map<string, number>();
+  for (const s of sessions) perAgent.set(s.session.agent, (perAgent.get(s.session.agent) ?? 0) + 1);
+  const counts = [...perAgent].map(([agent, n]) => `${agent} ${n}`).join(', ');
+  const noun = sessions.length === 1 ? 'session' : 'sessions';
+  return `no session with id or prefix "${id}" among ${sessions.length} ${noun} (${counts}); \`agentlog scan\` lists them`;
+}
+
+/**
  * Finds a session by exact id, else by a prefix only one session has. With `cache`, an exact id the
  * scan cache holds (and the files still match) is answered without walking every home.
  */
@@ -71,10 +84,7 @@ export async function resolveIdTarget(id: string, source: AgentSource, cache?: C
   const exact = sessions.filter((s) => s.session.sessionId === id);
   const matches = exact.length > 0 ? exact : sessions.filter((s) => s.session.sessionId.startsWith(id));
   const first = matches[0];
-  if (first === undefined) {
-    const where = agents.flatMap((a) => a.homes).join(', ');
-    throw new ScanError('SessionNotFound', `no session with id or prefix "${id}" under ${where || 'any agent home'}`);
-  }
+  if (first === undefined) throw new ScanError('SessionNotFound', notFoundMessage(id, sessions));
   if (matches.length > 1) {
     const list = matches
       .slice(0, 10)

@@ -85,6 +85,21 @@ describe('agentlog show', () => {
     expect(JSON.parse(ctx.stdout.text())).toMatchObject({ error: { code: 'AmbiguousSession' } });
   });
 
+  it('says in one short line what it searched when no session has the id, not every home it knows', async () => {
+    const home = await tempDir();
+    await claudeSession(home, 1);
+    const ctx = captureContext(home);
+    expect(await run(['show', 'no-such-id'], ctx)).toBe(2);
+    const message = ctx.stderr.text().trim();
+    expect(message.split('\n')).toHaveLength(1);
+    expect(message).toContain('no session with id or prefix "no-such-id"');
+    expect(message).toContain('1 session (claude_code 1)');
+    expect(message).toContain('agentlog scan');
+    // Homes that do not exist on this machine are not listed one by one.
+    expect(message).not.toContain('globalStorage');
+    expect(message.length).toBeLessThan(300);
+  });
+
   it('exits 2 for a file that holds no session, by id as by path', async () => {
     const home = await tempDir();
     const file = await claudeSession(home, 1);
