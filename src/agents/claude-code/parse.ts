@@ -187,7 +187,7 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     files.push({ id: log.id, transcript: t, meta: metas.byId.get(log.id), index: log.index });
   };
   if (from === undefined) {
-    await metas.read(allMetas);
+    metas.read(allMetas);
     for (const log of logs) await readLog(log);
   } else {
     // A tail view reads only the subagents its own lines launched (a huge session holds hundreds),
@@ -196,10 +196,10 @@ export async function parseClaude(session: DiscoveredSession, ctx: ParseContext)
     for (;;) {
       // A launch with no agent id yet (a subagent still running) is found only by its meta's tool use id.
       const since = awaitingMetaSince(state, metas);
-      if (since !== undefined) await metas.read(metaOf(pending.filter((l) => l.mtimeMs >= since - launchClockSlackMs)));
+      if (since !== undefined) metas.read(metaOf(pending.filter((l) => l.mtimeMs >= since - launchClockSlackMs)));
       const chosen = pending.filter((l) => launchedInTail(state, l.id, metas.byId.get(l.id)));
       if (chosen.length === 0) break;
-      await metas.read(metaOf(chosen));
+      metas.read(metaOf(chosen));
       pending = pending.filter((l) => !chosen.includes(l));
       for (const log of chosen) await readLog(log);
     }
