@@ -80,7 +80,8 @@ ${preloads}</head>
   for (const f of readdirSync(out)) if (!f.endsWith('.js') && !f.endsWith('.css') && f !== 'index.html') rmSync(join(out, f));
 }
 
-await page('dist/web', { app: 'src/web/main.tsx', style: 'src/web/styles.css' }, 'agentlog');
+// main.tsx imports the styles: one stylesheet (app-*.css) blocks the first paint, not two.
+await page('dist/web', { app: 'src/web/main.tsx' }, 'agentlog');
 if (existsSync('src/web/hub/main.tsx')) await page('dist/web-hub', { app: 'src/web/hub/main.tsx' }, 'agentlog hub');
 
 fresh('dist/web-export');

@@ -22,27 +22,40 @@ const maxBackoffMs = 30_000;
 const incompleteRetryMs = 1000;
 
 let early: Promise<SessionsBody> | null = null;
+/** The early first page once it arrived: the hook's first state, so the first render draws rows. */
+let earlyBody: SessionsBody | null = null;
 
 /**
  * Asks for the first page at once (main.tsx, before the first render): the request is the one
  * index.html preloads, and the hook's first read takes its answer instead of asking again after the
- * first frame (effects run only after it).
+ * first frame (effects run only after it). Resolves when it arrived or failed (never rejects).
  */
-export function requestFirstPage(): void {
+export function requestFirstPage(): Promise<void> {
   early = listSessions({ cursor: null, limit: firstPage });
   // Read (or failed and retried) by the hook; not an unhandled rejection meanwhile.
-  early.catch(() => undefined);
+  return early.then(
+    (body) => {
+      earlyBody = body;
+    },
+    () => undefined,
+  );
 }
 
 /** The early first page, once. */
 function takeEarly(): Promise<SessionsBody> | null {
   const e = early;
   early = null;
+  earlyBody = null;
   return e;
 }
 
+function initialState(): SessionsState {
+  if (earlyBody === null) return { sessions: [], loading: true, more: true, error: null };
+  return { sessions: earlyBody.sessions, loading: false, more: earlyBody.cursor !== null || !earlyBody.complete, error: null };
+}
+
 export function useSessions(): [SessionsState, () => void, (update: (s: SessionSummary[]) => SessionSummary[]) => void] {
-  const [state, setState] = useState<SessionsState>({ sessions: [], loading: true, more: true, error: null });
+  const [state, setState] = useState<SessionsState>(initialState);
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
     const abort = new AbortController();
