@@ -1,5 +1,5 @@
 // The dashboard's files are served from memory, index.html naming the first API page as a preload.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
@@ -56,6 +56,20 @@ describe('the static site', () => {
     // A name without esbuild's hash may change under the same name: kept a few minutes only.
     expect((await app.request('/app-1.js')).headers.get('cache-control')).toBe('max-age=300');
     expect((await app.request('/')).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('warm() reads the folder before the first request (a restarted serve reads it before its sweep starts)', async () => {
+    const root = await tempDir('agentlog-static-');
+    await writeFile(join(root, 'index.html'), '<!doctype html>\n<html><head></head><body></body></html>\n');
+    await writeFile(join(root, 'app-AB12CD34.js'), 'export {};\n');
+    const s = new StaticSite(root);
+    s.warm();
+    await new Promise((r) => setTimeout(r, 200));
+    // Gone from the disk after the warm read: still served, from memory.
+    await rm(join(root, 'app-AB12CD34.js'));
+    const app = new Hono();
+    app.get('*', (c) => s.serve(c));
+    expect(await (await app.request('/app-AB12CD34.js')).text()).toBe('export {};\n');
   });
 
   it('serves a file in a subfolder (the hub keeps its assets in one) and nothing outside the folder', async () => {

@@ -6,11 +6,8 @@
 // gzipped once when read, and the hashed assets are cached by the browser for good.
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-
-const gzipAsync = promisify(gzip);
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -45,9 +42,13 @@ const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '
  */
 const hashedName = /-[A-Z0-9]{8}\.(?:js|css)$/;
 
-async function hold(name: string, body: Bytes): Promise<Held> {
+/**
+ * Gzipped on the event loop, once per file (a few ms for the whole folder): zlib's async form would
+ * queue in libuv's thread pool behind a sweep's reads, as the files themselves used to.
+ */
+function hold(name: string, body: Bytes): Held {
   if (body.length < gzipFrom || !compressible.has(extname(name))) return { body, gzipped: null };
-  const gzipped = (await gzipAsync(body, { level: 9 })) as Bytes;
+  const gzipped = gzipSync(body, { level: 9 }) as Bytes;
   return { body, gzipped: gzipped.length < body.length ? gzipped : null };
 }
 
@@ -104,13 +105,18 @@ export class StaticSite {
           const body = await readFile(join(dir, d.name)).catch(() => null);
           if (body === null) continue;
           const name = `${prefix}${d.name}`;
-          out.set(name, await hold(name, name === 'index.html' ? withPreloads(body, this.opts.preload ?? []) : body));
+          out.set(name, hold(name, name === 'index.html' ? withPreloads(body, this.opts.preload ?? []) : body));
         }
       };
       await walk(root, '', 0);
       return out;
     })();
     return this.files;
+  }
+
+  /** Reads the folder now (at start-up, before the first sweep's reads fill the thread pool). */
+  warm(): void {
+    if (this.files === null) void this.load();
   }
 
   private async file(name: string): Promise<Held | undefined> {
