@@ -2,6 +2,7 @@
 // transcript, the palette and the key table. State lives here; the parts take plain props.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MessageSearchBody, SearchHit } from '../server/api-types.js';
+import { afterNextPaint } from './after-paint.js';
 import { messageSearch } from './api.js';
 import type { DeepTarget } from './deep-search.js';
 import { keyAction, keyTable } from './keymap.js';
@@ -80,16 +81,14 @@ export function App() {
   }, []);
   useEffect(() => {
     if (list.loading || settled) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        setSettled(true);
-        for (const part of later) void part.preload();
-      }, 0);
+    let live = true;
+    void afterNextPaint().then(() => {
+      if (!live) return;
+      setSettled(true);
+      for (const part of later) void part.preload();
     });
     return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      live = false;
     };
   }, [list.loading, settled]);
   useEffect(() => {

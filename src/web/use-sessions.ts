@@ -2,6 +2,7 @@
 // when the server is away it retries with backoff and says so in the banner.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { SessionSummary, SessionsBody } from '../server/api-types.js';
+import { afterNextPaint } from './after-paint.js';
 import { ApiError, listSessions } from './api.js';
 import { firstSessionsPage as firstPage } from './sessions-url.js';
 
@@ -117,9 +118,6 @@ export function useSessions(): [SessionsState, () => void, (update: (s: SessionS
   const update = useCallback((f: (s: SessionSummary[]) => SessionSummary[]) => setState((s) => ({ ...s, sessions: f(s.sessions) })), []);
   return [state, reload, update];
 }
-
-/** Resolves once the browser has drawn the next frame (a timer queued from inside it runs after). */
-const afterNextPaint = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 const keyOf = (s: SessionSummary): string => `${s.agent}:${s.session_id}`;
 
