@@ -26,14 +26,39 @@ function fresh(out) {
   mkdirSync(out, { recursive: true });
 }
 
-/** A page served from its own folder: hashed assets and an index.html naming them. */
+/**
+ * A page served from its own folder: hashed assets and an index.html naming them. The app is split
+ * (ESM chunks): the first script holds what draws the page's first view, the parts it loads with
+ * `import()` come later as `chunk-*.js`; the chunks the first script imports statically are named
+ * in index.html as modulepreloads, so they are fetched with it rather than after it is parsed.
+ */
 async function page(out, entryPoints, title) {
   fresh(out);
-  const result = await build({ ...common, entryPoints, entryNames: '[name]-[hash]', outdir: out });
-  const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
-  const script = outputs.find((f) => f.startsWith('app-') && f.endsWith('.js'));
-  const styles = outputs.filter((f) => f.endsWith('.css'));
-  if (script === undefined) throw new Error(`bundle-web: esbuild wrote no app script into ${out}`);
+  const result = await build({
+    ...common,
+    entryPoints,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    splitting: true,
+    outdir: out,
+  });
+  const outputs = result.metafile.outputs;
+  const names = Object.keys(outputs).map((p) => basename(p));
+  const scriptPath = Object.keys(outputs).find((p) => basename(p).startsWith('app-') && p.endsWith('.js'));
+  const styles = names.filter((f) => f.endsWith('.css'));
+  if (scriptPath === undefined) throw new Error(`bundle-web: esbuild wrote no app script into ${out}`);
+  const script = basename(scriptPath);
+  // Every chunk the first script needs before it runs, depth first (static imports only).
+  const first = new Set();
+  const visit = (p) => {
+    for (const i of outputs[p]?.imports ?? []) {
+      if (i.kind !== 'import-statement' || first.has(i.path)) continue;
+      first.add(i.path);
+      visit(i.path);
+    }
+  };
+  visit(scriptPath);
+  const preloads = [...first].map((p) => `<link rel="modulepreload" href="/${basename(p)}">\n`).join('');
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -43,7 +68,7 @@ async function page(out, entryPoints, title) {
 <title>${title}</title>
 ${styles.map((f) => `<link rel="stylesheet" href="/${f}">`).join('\n')}
 <script type="module" src="/${script}"></script>
-</head>
+${preloads}</head>
 <body>
 <noscript>${title} needs JavaScript.</noscript>
 <div id="app"></div>
@@ -55,7 +80,8 @@ ${styles.map((f) => `<link rel="stylesheet" href="/${f}">`).join('\n')}
   for (const f of readdirSync(out)) if (!f.endsWith('.js') && !f.endsWith('.css') && f !== 'index.html') rmSync(join(out, f));
 }
 
-await page('dist/web', { app: 'src/web/main.tsx', style: 'src/web/styles.css' }, 'agentlog');
+// main.tsx imports the styles: one stylesheet (app-*.css) blocks the first paint, not two.
+await page('dist/web', { app: 'src/web/main.tsx' }, 'agentlog');
 if (existsSync('src/web/hub/main.tsx')) await page('dist/web-hub', { app: 'src/web/hub/main.tsx' }, 'agentlog hub');
 
 fresh('dist/web-export');

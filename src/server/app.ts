@@ -255,6 +255,7 @@ export function createApp(opts: AppOptions): Hono {
   if (opts.sharing !== undefined) registerSharing(app, store, opts.sharing);
   app.all('/api/*', (c) => c.json(errorBody('not_found', 'no such route'), 404));
   const site = new StaticSite(opts.webRoot, { preload: [firstSessionsUrl] });
+  site.warm();
   app.get('*', (c) => site.serve(c));
   return app;
 }

@@ -2,9 +2,11 @@
 // single-page app routes itself, assets by name; nothing outside the folder is ever served. The
 // folder (a few hundred KB) is held in memory after its first read: a page load then touches no
 // file, so it never queues behind a sweep's reads in libuv's small thread pool (a busy serve took
-// seconds to send a 459-byte index.html that way, measured with bench/dashboard.mjs).
+// seconds to send a 459-byte index.html that way, measured with bench/dashboard.mjs). Text files are
+// gzipped once when read, and the hashed assets are cached by the browser for good.
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 
 const types: Record<string, string> = {
@@ -23,6 +25,32 @@ const types: Record<string, string> = {
 
 /** A file's bytes as read (never a shared buffer, so a response can carry them as they are). */
 type Bytes = Buffer<ArrayBuffer>;
+
+/** A file held in memory, with its gzipped bytes when they are worth sending instead. */
+interface Held {
+  body: Bytes;
+  gzipped: Bytes | null;
+}
+
+/** Text files smaller than this are sent as they are: gzip would save less than its header costs. */
+const gzipFrom = 1024;
+const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.map', '.txt']);
+
+/**
+ * bundle-web names every asset `<name>-<hash>.<ext>` (esbuild's eight-character content hash): a
+ * name never changes content, so the browser may keep it for good without asking again.
+ */
+const hashedName = /-[A-Z0-9]{8}\.(?:js|css)$/;
+
+/**
+ * Gzipped on the event loop, once per file (a few ms for the whole folder): zlib's async form would
+ * queue in libuv's thread pool behind a sweep's reads, as the files themselves used to.
+ */
+function hold(name: string, body: Bytes): Held {
+  if (body.length < gzipFrom || !compressible.has(extname(name))) return { body, gzipped: null };
+  const gzipped = gzipSync(body, { level: 9 }) as Bytes;
+  return { body, gzipped: gzipped.length < body.length ? gzipped : null };
+}
 
 /** A rebuild while serving renames the hashed assets: an unknown name reads the folder again, at most this often. */
 const rereadMs = 2000;
@@ -52,7 +80,7 @@ function withPreloads(html: Bytes, preload: readonly string[]): Bytes {
 
 /** The built folder's files by their path below it. */
 export class StaticSite {
-  private files: Promise<Map<string, Bytes>> | null = null;
+  private files: Promise<Map<string, Held>> | null = null;
   private readAt = 0;
 
   constructor(
@@ -60,11 +88,11 @@ export class StaticSite {
     private readonly opts: SiteOptions = {},
   ) {}
 
-  private load(): Promise<Map<string, Bytes>> {
+  private load(): Promise<Map<string, Held>> {
     const root = this.root;
     this.readAt = Date.now();
     this.files = (async () => {
-      const out = new Map<string, Bytes>();
+      const out = new Map<string, Held>();
       if (root === null) return out;
       // Names are the files' paths below the folder with `/` between parts (the hub's build keeps
       // its assets in a subfolder); only what this walk found can ever be served.
@@ -77,7 +105,7 @@ export class StaticSite {
           const body = await readFile(join(dir, d.name)).catch(() => null);
           if (body === null) continue;
           const name = `${prefix}${d.name}`;
-          out.set(name, name === 'index.html' ? withPreloads(body, this.opts.preload ?? []) : body);
+          out.set(name, hold(name, name === 'index.html' ? withPreloads(body, this.opts.preload ?? []) : body));
         }
       };
       await walk(root, '', 0);
@@ -86,7 +114,12 @@ export class StaticSite {
     return this.files;
   }
 
-  private async file(name: string): Promise<Bytes | undefined> {
+  /** Reads the folder now (at start-up, before the first sweep's reads fill the thread pool). */
+  warm(): void {
+    if (this.files === null) void this.load();
+  }
+
+  private async file(name: string): Promise<Held | undefined> {
     const files = await (this.files ?? this.load());
     const hit = files.get(name);
     if (hit !== undefined || Date.now() - this.readAt < rereadMs) return hit;
@@ -101,14 +134,21 @@ export class StaticSite {
     // An asset is looked up among the files the walk found, never opened by the name asked for, so
     // nothing outside the folder can be named.
     const name = page ? 'index.html' : rel.slice(1);
-    const body = this.root === null ? undefined : await this.file(name);
-    if (body === undefined) {
+    const held = this.root === null ? undefined : await this.file(name);
+    if (held === undefined) {
       if (page) return c.text('agentlog serve: the dashboard is not built (run `npm run build`); the API is under /api/', 200);
       return c.notFound();
     }
     c.header('Content-Type', types[extname(name)] ?? 'application/octet-stream');
-    c.header('Cache-Control', name === 'index.html' ? 'no-cache' : 'max-age=300');
-    return c.body(body);
+    c.header(
+      'Cache-Control',
+      name === 'index.html' ? 'no-cache' : hashedName.test(name) ? 'public, max-age=31536000, immutable' : 'max-age=300',
+    );
+    if (held.gzipped === null) return c.body(held.body);
+    c.header('Vary', 'Accept-Encoding');
+    if (!/\bgzip\b/.test(c.req.header('Accept-Encoding') ?? '')) return c.body(held.body);
+    c.header('Content-Encoding', 'gzip');
+    return c.body(held.gzipped);
   }
 }
 

@@ -2,20 +2,29 @@
 // transcript, the palette and the key table. State lives here; the parts take plain props.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MessageSearchBody, SearchHit } from '../server/api-types.js';
+import { afterNextPaint } from './after-paint.js';
 import { messageSearch } from './api.js';
-import { DeepSearch, type DeepTarget } from './deep-search.js';
+import type { DeepTarget } from './deep-search.js';
 import { keyAction, keyTable } from './keymap.js';
+import { lazyPart } from './lazy-part.js';
 import { buildRows, type Filters, type ListRow, noFilters, projectName, sessionKey } from './list-model.js';
 import { type LaneState, MessageLane } from './message-lane.js';
 import { Modal } from './modal.js';
 import { PaneSplitter, storedListWidth } from './pane-splitter.js';
-import { Palette } from './palette.js';
 import { hasUnseen } from './seen-store.js';
 import { SessionList } from './session-list.js';
 import { applyTheme, effectiveTheme, type Theme } from './theme.js';
-import { Transcript, type TranscriptControl } from './transcript.js';
-import { UsageChart } from './usage-chart.js';
+import type { TranscriptControl } from './transcript.js';
 import { useSessions } from './use-sessions.js';
+
+// Kept out of the first script: the list draws without them, and they load just after it (or at once
+// when the page opens on a transcript).
+const laterParts = () => import('./later-parts.js');
+const Transcript = lazyPart('the transcript', () => laterParts().then((m) => m.Transcript));
+const UsageChart = lazyPart('the usage chart', () => laterParts().then((m) => m.UsageChart));
+const Palette = lazyPart('the palette', () => laterParts().then((m) => m.Palette));
+const DeepSearch = lazyPart('the raw-log search', () => laterParts().then((m) => m.DeepSearch));
+const later = [Transcript, UsageChart, Palette, DeepSearch];
 
 interface Opened {
   agent: string;
@@ -48,6 +57,10 @@ export function App() {
   const [now, setNow] = useState(Date.now());
   const [listWidth, setListWidth] = useState(storedListWidth);
   const [deep, setDeep] = useState<string | null>(null);
+  // The palette's part mounts on first use and stays (it keeps its own state between openings).
+  const [paletteUsed, setPaletteUsed] = useState(false);
+  // True from the frame after the first rows were drawn: then the parts the list did not need load.
+  const [settled, setSettled] = useState(false);
   const search = useRef<HTMLInputElement>(null);
   const control = useRef<TranscriptControl | null>(null);
   const supersededRef = useRef(includeSuperseded);
@@ -66,6 +79,21 @@ export function App() {
     media.addEventListener('change', onChange);
     return () => media.removeEventListener('change', onChange);
   }, []);
+  useEffect(() => {
+    if (list.loading || settled) return;
+    let live = true;
+    void afterNextPaint().then(() => {
+      if (!live) return;
+      setSettled(true);
+      for (const part of later) void part.preload();
+    });
+    return () => {
+      live = false;
+    };
+  }, [list.loading, settled]);
+  useEffect(() => {
+    if (palette) setPaletteUsed(true);
+  }, [palette]);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 30_000);
     return () => clearInterval(t);
@@ -265,7 +293,13 @@ export function App() {
             ) : null}
           </div>
           {deep !== null ? (
-            <DeepSearch query={deep} sessions={list.sessions} onOpen={(h, target) => open(h, null, target)} onClose={() => setDeep(null)} />
+            <DeepSearch
+              query={deep}
+              sessions={list.sessions}
+              onOpen={(h, target) => open(h, null, target)}
+              onClose={() => setDeep(null)}
+              fallback={<p class="muted">Loading the raw-log search…</p>}
+            />
           ) : list.loading ? (
             <div aria-hidden="true">
               {[0, 1, 2, 3, 4, 5].map((i) => (
@@ -288,7 +322,19 @@ export function App() {
               onOpen={(row, hit) => open(row.session, hit)}
             />
           )}
-          <UsageChart theme={theme} width={listWidth} />
+          {settled ? (
+            <UsageChart
+              theme={theme}
+              width={listWidth}
+              fallback={
+                <section class="usage" aria-label="Usage, last 30 days">
+                  <div class="usage-head">
+                    <h2>Usage, last 30 days</h2>
+                  </div>
+                </section>
+              }
+            />
+          ) : null}
         </div>
         <PaneSplitter width={listWidth} onWidth={setListWidth} />
         {opened !== null ? (
@@ -302,6 +348,11 @@ export function App() {
             control={control}
             onBack={back}
             onRenamed={(name) => updateSessions((all) => all.map((s) => (sessionKey(s) === openedKey ? { ...s, name } : s)))}
+            fallback={
+              <section class="transcript-pane" aria-label="Transcript" aria-busy="true">
+                <p class="placeholder">Loading the transcript…</p>
+              </section>
+            }
           />
         ) : (
           <section class="transcript-pane" aria-label="Transcript">
@@ -312,16 +363,18 @@ export function App() {
           </section>
         )}
       </div>
-      <Palette
-        open={palette}
-        sessions={list.sessions}
-        messagesEnabled={messageLaneOn}
-        onClose={() => setPalette(false)}
-        onPick={(s, hit) => {
-          setPalette(false);
-          open(s, hit);
-        }}
-      />
+      {palette || paletteUsed ? (
+        <Palette
+          open={palette}
+          sessions={list.sessions}
+          messagesEnabled={messageLaneOn}
+          onClose={() => setPalette(false)}
+          onPick={(s, hit) => {
+            setPalette(false);
+            open(s, hit);
+          }}
+        />
+      ) : null}
       <Modal open={help} label="Keyboard shortcuts" onClose={() => setHelp(false)} className="help-dialog">
         <div class="help">
           <table>

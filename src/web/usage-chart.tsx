@@ -1,7 +1,6 @@
 // Tokens per day by agent over the last 30 days (GET /api/usage), drawn with uPlot in the list's foot.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import type { UsageBody } from '../server/api-types.js';
 import { usage } from './api.js';
 import { compactCount } from './format.js';

@@ -1,7 +1,8 @@
 // Loads the session list page by page: the first small page paints at once, the rest streams in;
 // when the server is away it retries with backoff and says so in the banner.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { SessionSummary } from '../server/api-types.js';
+import type { SessionSummary, SessionsBody } from '../server/api-types.js';
+import { afterNextPaint } from './after-paint.js';
 import { ApiError, listSessions } from './api.js';
 import { firstSessionsPage as firstPage } from './sessions-url.js';
 
@@ -21,8 +22,41 @@ const maxBackoffMs = 30_000;
 /** How soon a list the server marked incomplete (its first scan under way) is asked for again. */
 const incompleteRetryMs = 1000;
 
+let early: Promise<SessionsBody> | null = null;
+/** The early first page once it arrived: the hook's first state, so the first render draws rows. */
+let earlyBody: SessionsBody | null = null;
+
+/**
+ * Asks for the first page at once (main.tsx, before the first render): the request is the one
+ * index.html preloads, and the hook's first read takes its answer instead of asking again after the
+ * first frame (effects run only after it). Resolves when it arrived or failed (never rejects).
+ */
+export function requestFirstPage(): Promise<void> {
+  early = listSessions({ cursor: null, limit: firstPage });
+  // Read (or failed and retried) by the hook; not an unhandled rejection meanwhile.
+  return early.then(
+    (body) => {
+      earlyBody = body;
+    },
+    () => undefined,
+  );
+}
+
+/** The early first page, once. */
+function takeEarly(): Promise<SessionsBody> | null {
+  const e = early;
+  early = null;
+  earlyBody = null;
+  return e;
+}
+
+function initialState(): SessionsState {
+  if (earlyBody === null) return { sessions: [], loading: true, more: true, error: null };
+  return { sessions: earlyBody.sessions, loading: false, more: earlyBody.cursor !== null || !earlyBody.complete, error: null };
+}
+
 export function useSessions(): [SessionsState, () => void, (update: (s: SessionSummary[]) => SessionSummary[]) => void] {
-  const [state, setState] = useState<SessionsState>({ sessions: [], loading: true, more: true, error: null });
+  const [state, setState] = useState<SessionsState>(initialState);
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
     const abort = new AbortController();
@@ -36,7 +70,8 @@ export function useSessions(): [SessionsState, () => void, (update: (s: SessionS
         let complete = true;
         for (;;) {
           try {
-            const body = await listSessions({ cursor, limit: all.length === 0 ? firstPage : laterPage }, abort.signal);
+            const body: SessionsBody = await ((cursor === null && takeEarly()) ||
+              listSessions({ cursor, limit: all.length === 0 ? firstPage : laterPage }, abort.signal));
             all.push(...body.sessions);
             cursor = body.cursor;
             complete &&= body.complete;
@@ -46,6 +81,10 @@ export function useSessions(): [SessionsState, () => void, (update: (s: SessionS
             if (pass === 0 || cursor === null)
               setState({ sessions: [...all], loading: false, more: cursor !== null || !complete, error: null });
             if (cursor === null) break;
+            // The next page waits for the frame that draws this one: its answer (parsed, merged and
+            // rendered) and its query on the server would otherwise compete with the list's first paint.
+            if (pass === 0 && all.length === body.sessions.length) await afterNextPaint();
+            if (abort.signal.aborted) return;
           } catch (e) {
             if (abort.signal.aborted) return;
             const message = e instanceof ApiError ? e.message : String(e);

@@ -353,6 +353,44 @@ describe('the dashboard', () => {
     await page.close();
   });
 
+  it('the list draws from the scripts index.html names alone; a part whose chunk fails to load says so and Retry loads it', async () => {
+    const html = await (await h.context.request.get(`${h.origin}/`)).text();
+    const named = new Set([...html.matchAll(/(?:src|href)="\/([^"]+\.js)"/g)].map((m) => m[1]));
+    expect(named.size).toBeGreaterThan(0);
+    const page = await h.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    let blocked = 0;
+    let block = true;
+    // Every script the page asks for beyond those (the parts loaded after the list) fails, as when
+    // serve was stopped or rebuilt under an open page.
+    await page.route(/\/[^/?]+\.js$/, (route) => {
+      const name = new URL(route.request().url()).pathname.slice(1);
+      if (block && !named.has(name)) {
+        blocked++;
+        return route.abort('failed');
+      }
+      return route.continue();
+    });
+    await page.goto(h.loginUrl);
+    const rows = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
+    await rows.first().waitFor({ timeout: 10_000 });
+    expect(await rows.count()).toBe(6);
+    await page.getByRole('list', { name: 'Sessions' }).getByRole('button', { name: 'Rename the walrus endpoint to /v2/lanterns' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load the transcript' });
+    await alert.waitFor({ timeout: 5000 });
+    expect(blocked).toBeGreaterThan(0);
+    block = false;
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await page
+      .getByRole('region', { name: 'Transcript' })
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByText('Rename the walrus endpoint to /v2/lanterns')
+      .waitFor({ timeout: 5000 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('deep search streams raw-log hits with marks, and opening one marks the turn holding the term', async () => {
     const page = await openDashboard();
     await page.getByRole('searchbox', { name: 'Search sessions and messages' }).fill('zeppelin');
