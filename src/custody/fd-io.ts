@@ -182,9 +182,10 @@ export async function copyIntoTemp(
   const tmp = tempPath(dest);
   // A temp left by a killed keep is removed; a link planted there is refused, as openTempFd does.
   // The copy then creates its own (O_EXCL: nothing is followed).
-  if (lstatSync(osPath(tmp), { throwIfNoEntry: false })?.isSymbolicLink() === true)
-    throw custodyErrors.unsafePath(tmp, 'it is a symbolic link');
-  await unlinkQuiet(tmp);
+  const stale = lstatSync(osPath(tmp), { throwIfNoEntry: false });
+  if (stale?.isSymbolicLink() === true) throw custodyErrors.unsafePath(tmp, 'it is a symbolic link');
+  // Only a temp that is there is removed (a first keep would otherwise pay a failing unlink per file).
+  if (stale !== undefined) await unlinkQuiet(tmp);
   try {
     await copyFile(from, osPath(tmp), COPYFILE_EXCL);
   } catch (error) {
