@@ -9,6 +9,7 @@ import type { Entry } from './entry.js';
 import { custodyErrors } from './errors.js';
 import { followTranscript, type FollowBatch, type FollowOptions, type FollowStart } from './follow.js';
 import { installationsOf, listInstallations, type Installation } from './installation.js';
+import type { KeepHomeReport } from './keep.js';
 import { emptySessionReport, keepTotals, type FileFailure, type KeepTotals, type SessionKeepReport } from './keep-report.js';
 import { vendorHomes } from './kept-homes.js';
 import { lastLineEnd } from './lines.js';
@@ -264,27 +265,49 @@ export class Catalog {
     const stateRoot = canonical(this.stateRoot);
     // Loaded here, not with the catalog: keeping brings the manifest's zod schema, which reading a
     // session (`tail`, `show`) never needs.
-    const { keepHome } = await import('./keep.js');
-    for (const [scope, sessions] of work) {
-      if (opts.signal?.aborted === true) break;
-      const r = await keepHome({
-        stateRoot,
-        reader: scope.reader,
-        home: scope.home,
-        sessions,
-        installationName: opts.installationName,
-        version: this.opts.version,
-        now,
-        signal: opts.signal,
-        lockWaitMs: opts.lockWaitMs,
-        verify: opts.verify === true,
-        onSession: () => opts.onProgress?.(++done, total),
-        complete: opts.ids === undefined,
-        observedAt,
-      });
-      installations.push({ agent: scope.reader.id, home: scope.home, key: r.installation.key, root: r.installation.root });
-      reports.push(...r.sessions);
-      problems.push(...r.problems);
+    const { stageHome, Publisher } = await import('./keep.js');
+    // One publisher for every home: a home's copies wait in its batches while the next is copied, so
+    // the run pays a barrier per batch, not per home. It is drained once the last home is staged.
+    const publisher = new Publisher(stateRoot);
+    if (opts.signal !== undefined) publisher.stopOn(opts.signal);
+    const homes: { scope: Scope; done: Promise<KeepHomeReport> }[] = [];
+    let stageError: { error: unknown } | null = null;
+    try {
+      for (const [scope, sessions] of work) {
+        if (opts.signal?.aborted === true) break;
+        const staged = await stageHome(
+          {
+            stateRoot,
+            reader: scope.reader,
+            home: scope.home,
+            sessions,
+            installationName: opts.installationName,
+            version: this.opts.version,
+            now,
+            signal: opts.signal,
+            lockWaitMs: opts.lockWaitMs,
+            verify: opts.verify === true,
+            onSession: () => opts.onProgress?.(++done, total),
+            complete: opts.ids === undefined,
+            observedAt,
+          },
+          publisher,
+        );
+        homes.push({ scope, done: staged.done });
+      }
+    } catch (error) {
+      stageError = { error };
+    }
+    publisher.drain();
+    // Every staged home is seen to its end (its copies in place, its lock let go) before any error is thrown.
+    const ended = await Promise.allSettled(homes.map((h) => h.done));
+    if (stageError !== null) throw stageError.error;
+    for (const [i, e] of ended.entries()) {
+      if (e.status === 'rejected') throw e.reason;
+      const scope = (homes[i] as { scope: Scope }).scope;
+      installations.push({ agent: scope.reader.id, home: scope.home, key: e.value.installation.key, root: e.value.installation.root });
+      reports.push(...e.value.sessions);
+      problems.push(...e.value.problems);
     }
     return { installations, sessions: reports, problems, totals: keepTotals(reports) };
   }

@@ -4,7 +4,7 @@
 // synchronously, and the data is moved synchronously in small pieces and through the pool in large
 // ones (where the copy is worth overlapping). Same guarantees as safe-fs.ts: never through a link at
 // the leaf, temp files private.
-import { readExact } from '../fs/read-exact.js';
+import { readExact, readExactSync } from '../fs/read-exact.js';
 import {
   closeSync,
   constants,
@@ -24,10 +24,10 @@ import { copyFile } from 'node:fs/promises';
 import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { tempPath } from './paths.js';
-import { fileMode, unlinkQuiet } from './safe-fs.js';
+import { fileMode, unlinkNow, unlinkQuiet } from './safe-fs.js';
 import { osPath } from '../fs/byte-path.js';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, COPYFILE_EXCL } = constants;
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_TRUNC, O_NOFOLLOW, COPYFILE_EXCL } = constants;
 
 /** Reads and writes up to this size are made synchronously. */
 const syncIoBytes = 64 * 1024;
@@ -59,6 +59,12 @@ export function openReadFd(path: string): { fd: number; stat: Stats } {
 /** Opens (creating or truncating) a private temporary file; a link planted at its name is refused. */
 export function openTempFd(path: string): number {
   let fd: number;
+  try {
+    // The usual case, no temp there: created private (the umask can only narrow 0600), one call.
+    return openSync(osPath(path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, fileMode);
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw wrap(error, path, 'create');
+  }
   try {
     fd = openSync(osPath(path), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, fileMode);
   } catch (error) {
@@ -151,6 +157,42 @@ export async function fillTempFile(dest: string, fill: (fd: number) => Promise<v
   return closeTemp(fd, tmp);
 }
 
+/** One buffer for every small copy: they are synchronous, so never two at once. */
+const smallCopyBuffer = Buffer.allocUnsafe(syncIoBytes);
+
+/** True when a file of this size is copied by `copySmallIntoTemp`. */
+export const isSmallCopy = (size: number): boolean => size <= syncIoBytes;
+
+/**
+ * Copies the first `size` bytes (at most `syncIoBytes`) of the open file `srcFd` to `dest`'s temp file
+ * synchronously, through one buffer, and returns its name. Most kept files are this small, and for
+ * them a copy in the kernel costs more calls than it saves (a thread-pool round trip, the source
+ * reopened, the copy reopened to set its mode and time): here it is open, read, write, futimes,
+ * close. The source is the inode opened; a file that shrank below `size` fails the copy, bytes
+ * appended since are cut off. On failure the temp file is removed. The caller publishes it.
+ */
+export function copySmallIntoTemp(srcFd: number, size: number, mtimeMs: number | null, dest: string, label: string): string {
+  const tmp = tempPath(dest);
+  const fd = openTempFd(tmp);
+  try {
+    const got = readExactSync(srcFd, smallCopyBuffer, size, 0);
+    if (got < size) throw custodyErrors.io(label, 'copy', new Error(`it shrank to ${got} bytes while being copied (expected ${size})`));
+    for (let done = 0; done < size; ) done += writeSync(fd, smallCopyBuffer, done, size - done, done);
+    setMtime(fd, mtimeMs);
+  } catch (error) {
+    closeQuiet(fd);
+    unlinkNow(tmp);
+    throw wrap(error, tmp, 'copy');
+  }
+  try {
+    closeFd(fd, tmp);
+  } catch (error) {
+    unlinkNow(tmp);
+    throw error;
+  }
+  return tmp;
+}
+
 let procFds: boolean | undefined;
 
 /**
@@ -182,9 +224,10 @@ export async function copyIntoTemp(
   const tmp = tempPath(dest);
   // A temp left by a killed keep is removed; a link planted there is refused, as openTempFd does.
   // The copy then creates its own (O_EXCL: nothing is followed).
-  if (lstatSync(osPath(tmp), { throwIfNoEntry: false })?.isSymbolicLink() === true)
-    throw custodyErrors.unsafePath(tmp, 'it is a symbolic link');
-  await unlinkQuiet(tmp);
+  const stale = lstatSync(osPath(tmp), { throwIfNoEntry: false });
+  if (stale?.isSymbolicLink() === true) throw custodyErrors.unsafePath(tmp, 'it is a symbolic link');
+  // Only a temp that is there is removed (a first keep would otherwise pay a failing unlink per file).
+  if (stale !== undefined) await unlinkQuiet(tmp);
   try {
     await copyFile(from, osPath(tmp), COPYFILE_EXCL);
   } catch (error) {

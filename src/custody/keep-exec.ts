@@ -16,7 +16,18 @@ import { custodyErrors } from './errors.js';
 import type { KeepAction } from './keep-plan.js';
 import { backupNumber, backupPath } from './paths.js';
 import type { Publisher } from './publisher.js';
-import { closeQuiet, copyIntoTemp, fillTempFile, flushFd, openReadFd, readAt, setMtime, writeAt } from './fd-io.js';
+import {
+  closeQuiet,
+  copyIntoTemp,
+  copySmallIntoTemp,
+  isSmallCopy,
+  fillTempFile,
+  flushFd,
+  openReadFd,
+  readAt,
+  setMtime,
+  writeAt,
+} from './fd-io.js';
 import { fsyncDir, lstatOrNull, openAppend, unlinkQuiet, writeFull } from './safe-fs.js';
 import { osPath } from '../fs/byte-path.js';
 
@@ -119,6 +130,10 @@ async function pump(
 
 /** Writes the whole source to the target's temp name (the publisher makes it durable) and returns that name. */
 async function writeTemp(src: ByteSource, dest: string, signal: AbortSignal | undefined): Promise<string> {
+  if (src.fd !== null && isSmallCopy(src.size)) {
+    signal?.throwIfAborted();
+    return copySmallIntoTemp(src.fd, src.size, src.mtimeMs, dest, src.label);
+  }
   if (src.fd !== null && src.size <= kernelCopyBytes) {
     signal?.throwIfAborted();
     const tmp = await copyIntoTemp(src.fd, src.size, src.mtimeMs, dest, src.label);

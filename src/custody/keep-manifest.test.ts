@@ -173,6 +173,8 @@ describe('KeepManifest', () => {
     expect(await m.save(false)).toBe(true);
     const doc = JSON.parse(await readFile(join(root, '.keep-manifest'), 'utf8')) as { files: Record<string, unknown> };
     doc.files['b.jsonl'] = ['not', 'numbers'];
+    // An entry with a field too many is not one (its first four would otherwise vouch for c.jsonl).
+    doc.files['c.jsonl'] = [6, 1_000_000, 1, 7, 0];
     await writeFile(join(root, '.keep-manifest'), JSON.stringify(doc));
 
     const n = await KeepManifest.load(scope(root));
@@ -180,6 +182,7 @@ describe('KeepManifest', () => {
     expect(n.vouchesFor('a.jsonl', facts(5, 8))).toBe(false);
     expect(n.vouchesFor('a.jsonl', facts(6))).toBe(false);
     expect(n.vouchesFor('b.jsonl', facts(6))).toBe(false);
+    expect(n.vouchesFor('c.jsonl', facts(6))).toBe(false);
     expect(n.vouchesForExport('e.jsonl', from)).toBe(true);
     expect(n.vouchesForExport('e.jsonl', [{ ...(from[0] as SessionFile), mtimeMs: 1_000_001 }])).toBe(false);
     expect(n.hasFacts('a.jsonl')).toBe(true);

@@ -6,12 +6,12 @@
 // first keep of thousands of small files costs a few barriers instead of thousands of journal commits.
 // Once its stop signal aborts, what is staged and not yet being published is rolled back (temps
 // removed, each rejected with the signal's reason); a batch already being made durable completes.
-import { linkSync, lstatSync, renameSync, unlinkSync } from 'node:fs';
+import { linkSync, lstatSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errorCode } from '../fs/errors.js';
 import { CustodyError, custodyErrors } from './errors.js';
 import { mapPool } from '../fs/pool.js';
-import { fsyncDir, openRead } from './safe-fs.js';
+import { fsyncDir, openRead, unlinkNow } from './safe-fs.js';
 import { syncFileSystem } from './sync-fs.js';
 import { osPath } from '../fs/byte-path.js';
 
@@ -38,14 +38,6 @@ export const defaultPublisherLimits: PublisherLimits = { files: 8192, bytes: 256
 
 /** Files fsynced at once when there is no barrier. */
 const fsyncConcurrency = 4;
-
-function unlinkNow(path: string): void {
-  try {
-    unlinkSync(osPath(path));
-  } catch {
-    // Already gone, or the next keep's recovery sweeps it.
-  }
-}
 
 /** Makes one temp durable by itself: reopened without following a link, fsynced. */
 async function fsyncFile(path: string): Promise<void> {

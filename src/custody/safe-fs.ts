@@ -2,7 +2,7 @@
 // root (every ancestor lstat-checked, leaves opened with O_NOFOLLOW), folders are created 0700 one
 // level at a time, and whole-file writes go temp + fsync + rename (kept copies through publisher.ts,
 // which makes a batch durable at once).
-import { chmodSync, constants, lstatSync, mkdirSync, type Stats } from 'node:fs';
+import { chmodSync, constants, lstatSync, mkdirSync, unlinkSync, type Stats } from 'node:fs';
 import { lstat, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { readExact } from '../fs/read-exact.js';
@@ -167,6 +167,15 @@ export async function writeFull(handle: FileHandle, buf: Buffer, position: numbe
 
 export async function unlinkQuiet(path: string): Promise<void> {
   await unlink(osPath(path)).catch(() => undefined);
+}
+
+/** Removes a temp file now, quietly: already gone, or the next keep's recovery sweeps it. */
+export function unlinkNow(path: string): void {
+  try {
+    unlinkSync(osPath(path));
+  } catch {
+    // Nothing more to do here.
+  }
 }
 
 /** True when `child` is `parent` or inside it (both absolute and normalised). */
