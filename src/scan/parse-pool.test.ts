@@ -65,6 +65,18 @@ describe('ParsePool', () => {
     }
   });
 
+  it("a worker started for other agents loads a session's reader when the session comes", async () => {
+    const { sessions } = await home();
+    const pool = ParsePool.create(1, { workerFile, minBytes: 0, workers: 1 }, ['codex']);
+    try {
+      const viaPool = await Promise.all(sessions.map((s) => pool?.summarise(claudeCodeReader, s, '/nobody')));
+      expect(viaPool.map((s) => s?.row?.session_id)).toEqual(ids);
+      expect(pool?.alive).toBe(1);
+    } finally {
+      await pool?.close();
+    }
+  });
+
   it('scan lists the same sessions through the pool as without it', async () => {
     const { claude } = await home();
     const base = { agents: [{ reader: claudeCodeReader, homes: [claude] }], stateRoot: null, userHome: null, readerVersion: 't' };
