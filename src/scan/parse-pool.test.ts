@@ -38,6 +38,16 @@ async function dyingWorker(): Promise<string> {
   return file;
 }
 
+/** A worker body that says it is ready, then fills its heap on the first session it is sent. */
+async function greedyWorker(): Promise<string> {
+  const file = join(await tempDir('agentlog-pool-worker-'), 'greedy-worker.mjs');
+  await writeFile(
+    file,
+    "import { parentPort } from 'node:worker_threads';\nconst kept = [];\nparentPort.on('message', () => { for (;;) kept.push(new Array(100000).fill(kept.length)); });\nparentPort.postMessage({ ready: true });\n",
+  );
+  return file;
+}
+
 /** A worker body that never finishes loading (never says it is ready). */
 async function stuckWorker(): Promise<string> {
   const file = join(await tempDir('agentlog-pool-worker-'), 'stuck-worker.mjs');
@@ -92,6 +102,18 @@ describe('ParsePool', () => {
     const report = await scan({ ...base, parsePool: { workerFile: await stuckWorker(), minBytes: 0, workers: 2 } });
     expect(report.sessions.map((r) => r.session_id).sort()).toEqual([...ids].sort());
     expect(report.unreadable).toEqual([]);
+  });
+
+  it("a session that outgrows a worker's heap is read on the calling thread, not failed", async () => {
+    const { sessions } = await home();
+    const pool = ParsePool.create(1, { workerFile: await greedyWorker(), minBytes: 0, workers: 1, workerHeapMb: 8 });
+    try {
+      const viaPool = await Promise.all(sessions.map((s) => pool?.summarise(claudeCodeReader, s, '/nobody')));
+      const inProcess = await Promise.all(sessions.map((s) => summariseSession(claudeCodeReader, s, '/nobody')));
+      expect(viaPool).toEqual(inProcess);
+    } finally {
+      await pool?.close();
+    }
   });
 
   it('when every worker dies, fails the sessions they held with a clear error and reads the rest in process', async () => {

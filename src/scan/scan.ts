@@ -211,7 +211,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
         p.release(w);
         return;
       }
-      await summarised(m, p.summariseOn(w, m.session, opts.userHome));
+      await summarised(m, p.summariseOn(w, m.reader, m.session, opts.userHome));
     }
   };
   try {
