@@ -28,32 +28,29 @@ async function home(): Promise<{ claude: string; sessions: DiscoveredSession[] }
   return { claude, sessions };
 }
 
-/** A worker body that says it is ready, then exits on the first session it is sent, as a crashed worker would. */
-async function dyingWorker(): Promise<string> {
-  const file = join(await tempDir('agentlog-pool-worker-'), 'dying-worker.mjs');
-  await writeFile(
-    file,
-    "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\nparentPort.postMessage({ ready: true });\n",
-  );
+/** A worker body file holding `lines` after the import of `parentPort`. */
+async function workerBody(name: string, ...lines: string[]): Promise<string> {
+  const file = join(await tempDir('agentlog-pool-worker-'), name);
+  await writeFile(file, ["import { parentPort } from 'node:worker_threads';", ...lines, ''].join('\n'));
   return file;
 }
+
+const ready = 'parentPort.postMessage({ ready: true });';
+
+/** A worker body that says it is ready, then exits on the first session it is sent, as a crashed worker would. */
+const dyingWorker = () => workerBody('dying-worker.mjs', "parentPort.on('message', () => process.exit(3));", ready);
 
 /** A worker body that says it is ready, then fills its heap on the first session it is sent. */
-async function greedyWorker(): Promise<string> {
-  const file = join(await tempDir('agentlog-pool-worker-'), 'greedy-worker.mjs');
-  await writeFile(
-    file,
-    "import { parentPort } from 'node:worker_threads';\nconst kept = [];\nparentPort.on('message', () => { for (;;) kept.push(new Array(100000).fill(kept.length)); });\nparentPort.postMessage({ ready: true });\n",
+const greedyWorker = () =>
+  workerBody(
+    'greedy-worker.mjs',
+    'const kept = [];',
+    "parentPort.on('message', () => { for (;;) kept.push(new Array(100000).fill(kept.length)); });",
+    ready,
   );
-  return file;
-}
 
 /** A worker body that never finishes loading (never says it is ready). */
-async function stuckWorker(): Promise<string> {
-  const file = join(await tempDir('agentlog-pool-worker-'), 'stuck-worker.mjs');
-  await writeFile(file, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
-  return file;
-}
+const stuckWorker = () => workerBody('stuck-worker.mjs', "parentPort.on('message', () => process.exit(3));");
 
 describe('ParsePool', () => {
   it('starts only past its threshold, and only with a compiled worker', () => {
