@@ -44,7 +44,8 @@ export async function rememberProjects(stateRoot: string, seen: Iterable<string>
   try {
     const path = knownProjectsPath(stateRoot);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileAtomicSync(path, JSON.stringify({ version: 1, projects: next }));
+    // Re-derivable (the next scan lists them again) and checked on read: no fsync.
+    writeFileAtomicSync(path, JSON.stringify({ version: 1, projects: next }), { durable: false });
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -28,22 +28,29 @@ async function home(): Promise<{ claude: string; sessions: DiscoveredSession[] }
   return { claude, sessions };
 }
 
-/** A worker body that says it is ready, then exits on the first session it is sent, as a crashed worker would. */
-async function dyingWorker(): Promise<string> {
-  const file = join(await tempDir('agentlog-pool-worker-'), 'dying-worker.mjs');
-  await writeFile(
-    file,
-    "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\nparentPort.postMessage({ ready: true });\n",
-  );
+/** A worker body file holding `lines` after the import of `parentPort`. */
+async function workerBody(name: string, ...lines: string[]): Promise<string> {
+  const file = join(await tempDir('agentlog-pool-worker-'), name);
+  await writeFile(file, ["import { parentPort } from 'node:worker_threads';", ...lines, ''].join('\n'));
   return file;
 }
 
+const ready = 'parentPort.postMessage({ ready: true });';
+
+/** A worker body that says it is ready, then exits on the first session it is sent, as a crashed worker would. */
+const dyingWorker = () => workerBody('dying-worker.mjs', "parentPort.on('message', () => process.exit(3));", ready);
+
+/** A worker body that says it is ready, then fills its heap on the first session it is sent. */
+const greedyWorker = () =>
+  workerBody(
+    'greedy-worker.mjs',
+    'const kept = [];',
+    "parentPort.on('message', () => { for (;;) kept.push(new Array(100000).fill(kept.length)); });",
+    ready,
+  );
+
 /** A worker body that never finishes loading (never says it is ready). */
-async function stuckWorker(): Promise<string> {
-  const file = join(await tempDir('agentlog-pool-worker-'), 'stuck-worker.mjs');
-  await writeFile(file, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
-  return file;
-}
+const stuckWorker = () => workerBody('stuck-worker.mjs', "parentPort.on('message', () => process.exit(3));");
 
 describe('ParsePool', () => {
   it('starts only past its threshold, and only with a compiled worker', () => {
@@ -65,6 +72,18 @@ describe('ParsePool', () => {
     }
   });
 
+  it("a worker started for other agents loads a session's reader when the session comes", async () => {
+    const { sessions } = await home();
+    const pool = ParsePool.create(1, { workerFile, minBytes: 0, workers: 1 }, ['codex']);
+    try {
+      const viaPool = await Promise.all(sessions.map((s) => pool?.summarise(claudeCodeReader, s, '/nobody')));
+      expect(viaPool.map((s) => s?.row?.session_id)).toEqual(ids);
+      expect(pool?.alive).toBe(1);
+    } finally {
+      await pool?.close();
+    }
+  });
+
   it('scan lists the same sessions through the pool as without it', async () => {
     const { claude } = await home();
     const base = { agents: [{ reader: claudeCodeReader, homes: [claude] }], stateRoot: null, userHome: null, readerVersion: 't' };
@@ -80,6 +99,18 @@ describe('ParsePool', () => {
     const report = await scan({ ...base, parsePool: { workerFile: await stuckWorker(), minBytes: 0, workers: 2 } });
     expect(report.sessions.map((r) => r.session_id).sort()).toEqual([...ids].sort());
     expect(report.unreadable).toEqual([]);
+  });
+
+  it("a session that outgrows a worker's heap is read on the calling thread, not failed", async () => {
+    const { sessions } = await home();
+    const pool = ParsePool.create(1, { workerFile: await greedyWorker(), minBytes: 0, workers: 1, workerHeapMb: 8 });
+    try {
+      const viaPool = await Promise.all(sessions.map((s) => pool?.summarise(claudeCodeReader, s, '/nobody')));
+      const inProcess = await Promise.all(sessions.map((s) => summariseSession(claudeCodeReader, s, '/nobody')));
+      expect(viaPool).toEqual(inProcess);
+    } finally {
+      await pool?.close();
+    }
   });
 
   it('when every worker dies, fails the sessions they held with a clear error and reads the rest in process', async () => {

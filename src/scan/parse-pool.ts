@@ -9,15 +9,19 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AgentReader, DiscoveredSession } from '../agents/types.js';
+import { errorCode } from '../fs/errors.js';
+import type { AgentId } from '../record/types.js';
 import { type SessionSummary, summariseSession } from './summarise.js';
-import type { WorkerRequest } from './parse-worker.js';
+import type { WorkerRequest, WorkerStart } from './parse-worker.js';
 
 /** A worker's answer to a session, or its one `ready` once its modules have loaded. */
 type Reply = { id: number; summary?: SessionSummary; error?: string } | { ready: true };
 
 interface Job {
   id: number;
-  path: string;
+  reader: AgentReader;
+  session: DiscoveredSession;
+  userHome: string | null;
   resolve: (s: SessionSummary) => void;
   reject: (e: Error) => void;
 }
@@ -29,6 +33,8 @@ export interface ParsePoolOptions {
   workerFile?: string;
   /** How many workers; defaults to one fewer than the cores available, at most 7 (none on one core). */
   workers?: number;
+  /** Each worker's old-generation heap bound in MiB (`defaultWorkerHeapMb`). */
+  workerHeapMb?: number;
 }
 
 /**
@@ -39,6 +45,14 @@ export interface ParsePoolOptions {
  */
 export const defaultPoolMinBytes = 24 << 20;
 
+/**
+ * 64 MiB: left unbounded, a worker's old generation filled with the garbage of sessions already
+ * read to ~120 MiB before V8 collected it, most of a whole-home scan's peak RSS (measured on the
+ * 1 GiB bench home: 313-327 → ~260 MiB, the same time). A session that needs more than this alive
+ * is read again on the calling thread, whose heap is not bounded.
+ */
+export const defaultWorkerHeapMb = 64;
+
 export class ParsePool {
   private readonly live = new Set<Worker>();
   private readonly idle: Worker[] = [];
@@ -47,41 +61,72 @@ export class ParsePool {
   private readonly running = new Map<Worker, Job>();
   private nextId = 0;
   private readonly started: number;
+  /** Workers lost to their heap bound that may still be replaced (a bound, so a pool cannot respawn forever). */
+  private replacements: number;
 
-  private constructor(count: number, file: string) {
+  private constructor(
+    count: number,
+    private readonly file: string,
+    private readonly start: WorkerStart,
+    private readonly heapMb: number,
+  ) {
     this.started = count;
-    for (let i = 0; i < count; i++) {
-      // A smaller young generation per worker keeps a whole-home scan's peak RSS under 300 MiB
-      // (measured: ~300 → ~255 MiB on the 1 GiB bench home) at no measurable cost in time.
-      const w = new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: 16 } });
-      w.unref();
-      w.on('message', (reply: Reply) => {
-        if ('ready' in reply) {
-          this.release(w);
-          return;
-        }
-        const job = this.running.get(w);
-        this.running.delete(w);
-        this.release(w);
-        if (job === undefined || job.id !== reply.id) return;
-        if (reply.summary !== undefined) job.resolve(reply.summary);
-        else job.reject(new Error(reply.error ?? 'worker failed'));
-      });
-      // A worker that fails or exits fails only the session it was reading; the rest go to the
-      // workers left, or to the calling thread once there are none.
-      w.on('error', (error) => this.lose(w, `the scan worker failed: ${error.message}`));
-      w.on('exit', (code) => this.lose(w, `the scan worker stopped (exit code ${code})`));
-      this.live.add(w);
-    }
+    this.replacements = count;
+    for (let i = 0; i < count; i++) this.spawn();
   }
 
-  /** A pool when the compiled worker exists and the work is large enough to pay for it, else null. */
-  static create(workBytes: number, options: ParsePoolOptions = {}): ParsePool | null {
+  private spawn(): void {
+    // A smaller young generation per worker keeps a whole-home scan's peak RSS under 300 MiB
+    // (measured: ~300 → ~255 MiB on the 1 GiB bench home) at no measurable cost in time.
+    const w = new Worker(this.file, {
+      workerData: this.start,
+      resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: this.heapMb },
+    });
+    w.unref();
+    w.on('message', (reply: Reply) => {
+      if ('ready' in reply) {
+        this.release(w);
+        return;
+      }
+      const job = this.running.get(w);
+      this.running.delete(w);
+      this.release(w);
+      if (job === undefined || job.id !== reply.id) return;
+      if (reply.summary !== undefined) job.resolve(reply.summary);
+      else job.reject(new Error(reply.error ?? 'worker failed'));
+    });
+    // A worker that fails or exits fails only the session it was reading; the rest go to the
+    // workers left, or to the calling thread once there are none. One that ran out of its heap
+    // fails no session: that session is read again here, and a fresh worker takes its place.
+    w.on('error', (error) => {
+      if (errorCode(error) === 'ERR_WORKER_OUT_OF_MEMORY') this.outOfMemory(w);
+      else this.lose(w, `the scan worker failed: ${error.message}`);
+    });
+    w.on('exit', (code) => this.lose(w, `the scan worker stopped (exit code ${code})`));
+    this.live.add(w);
+  }
+
+  private outOfMemory(w: Worker): void {
+    const job = this.running.get(w);
+    this.running.delete(w);
+    if (this.replacements > 0 && this.live.has(w)) {
+      this.replacements--;
+      this.spawn();
+    }
+    this.lose(w, 'the scan worker ran out of memory');
+    if (job !== undefined) summariseSession(job.reader, job.session, job.userHome).then(job.resolve, job.reject);
+  }
+
+  /**
+   * A pool when the compiled worker exists and the work is large enough to pay for it, else null.
+   * Its workers load the readers of `agents` before they take a session (others on first use).
+   */
+  static create(workBytes: number, options: ParsePoolOptions = {}, agents: readonly AgentId[] = []): ParsePool | null {
     const file = options.workerFile ?? fileURLToPath(new URL('./parse-worker.js', import.meta.url));
     if (!existsSync(file) || workBytes < (options.minBytes ?? defaultPoolMinBytes)) return null;
     const count = options.workers ?? Math.min(availableParallelism() - 1, 7);
     if (count < 1) return null;
-    return new ParsePool(count, file);
+    return new ParsePool(count, file, { agents: [...agents] }, options.workerHeapMb ?? defaultWorkerHeapMb);
   }
 
   /** The workers started (the scan runs this many sessions at once). */
@@ -100,7 +145,7 @@ export class ParsePool {
     if (at >= 0) this.idle.splice(at, 1);
     const job = this.running.get(w);
     this.running.delete(w);
-    job?.reject(new Error(`${why} while reading ${job.path}`));
+    job?.reject(new Error(`${why} while reading ${job.session.path}`));
     if (this.live.size === 0) for (const wake of this.waiting.splice(0)) wake(null);
   }
 
@@ -131,14 +176,14 @@ export class ParsePool {
   async summarise(reader: AgentReader, session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
     const w = await this.acquire();
     if (w === null) return summariseSession(reader, session, userHome);
-    return this.summariseOn(w, session, userHome);
+    return this.summariseOn(w, reader, session, userHome);
   }
 
   /** Summarises one session on a worker `acquire` gave; the worker is released when it answers. */
-  summariseOn(w: Worker, session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
+  summariseOn(w: Worker, reader: AgentReader, session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.running.set(w, { id, path: session.path, resolve, reject });
+      this.running.set(w, { id, reader, session, userHome, resolve, reject });
       const req: WorkerRequest = { id, session, userHome };
       w.postMessage(req);
     });

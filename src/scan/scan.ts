@@ -177,7 +177,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     }
   let ownBytes = 0;
   for (const { size, sessions } of readers.values()) if (sessions === 1) ownBytes += size;
-  const pool = ParsePool.create(ownBytes, opts.parsePool);
+  const pool = ParsePool.create(ownBytes, opts.parsePool, [...new Set(misses.map((m) => m.session.agent))]);
   const summarised = async (m: Miss, summary: Promise<SessionSummary>): Promise<void> => {
     try {
       const s = await summary;
@@ -211,7 +211,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
         p.release(w);
         return;
       }
-      await summarised(m, p.summariseOn(w, m.session, opts.userHome));
+      await summarised(m, p.summariseOn(w, m.reader, m.session, opts.userHome));
     }
   };
   try {

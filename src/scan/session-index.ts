@@ -153,7 +153,8 @@ export async function writeSessionIndex(
   if (before === text) return null;
   try {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileAtomicSync(path, text);
+    // Re-derivable and checked on read (a bad file is rebuilt by a walk): no fsync.
+    writeFileAtomicSync(path, text, { durable: false });
   } catch (error) {
     return {
       path,
