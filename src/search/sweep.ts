@@ -3,7 +3,6 @@
 // unchanged, resume what grew, re-extract what was rewritten), write and publish in batches, then
 // flag sources gone and expire what left the window.
 import { errorMessage } from '../fs/errors.js';
-import { DiscoveryCache } from '../scan/discovery-cache.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { defaultWindowDays, snapshotId } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
@@ -11,6 +10,7 @@ import { planSession, type SessionPlan } from './session-plan.js';
 import { indexSession } from './shard-write.js';
 import { ensureStore, listGenerations, openManifestForWrite, quarantineFile, readTombstones, storePaths, writeAtomic } from './store.js';
 import { readLastSweep } from './coverage.js';
+import type { SweepCaches } from './sweep-caches.js';
 import { discoverCandidates, type Candidate } from './sweep-discovery.js';
 import { collectUnreferenced, expire, flagGone } from './sweep-gc.js';
 import { emptyReport, type SweepReport } from './sweep-report.js';
@@ -39,11 +39,10 @@ export interface SweepOptions {
   /** Publish after this many changed sessions, and at least every 2 s. Default 256. */
   batchSize?: number;
   /**
-   * Remember folder listings and file-derived facts between sweeps (discovery-cache.ts): `cachePath`
-   * is `discoveryCachePath(stateRoot, 'sweep')`, `readerVersion` the package version. Omitted:
-   * every folder is listed afresh.
+   * Remember folder listings and file-derived facts between sweeps (sweep-caches.ts); a process
+   * that sweeps again and again passes the same one each time. Omitted: every folder is listed afresh.
    */
-  discovery?: { cachePath: string; readerVersion: string };
+  discovery?: SweepCaches;
 }
 
 /** Read through a function: a signal can abort while an await is pending, which narrowing cannot see. */
@@ -77,13 +76,11 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
       report.problems.push({ path, reason: `${last.reason}: moved to ${dest} (quarantine); this sweep writes a new one` });
     }
     const present = await listGenerations(root);
-    // Opened and saved under the writer lock, so two sweeps never race on the cache file.
-    const found =
-      opts.discovery === undefined ? undefined : await DiscoveryCache.open(opts.discovery.cachePath, opts.discovery.readerVersion, now);
-    const { candidates, clean } = await discoverCandidates(opts.agents, report, found);
-    if (found !== undefined) {
-      await found.save();
-      for (const p of found.problems) report.problems.push({ path: p.path, reason: p.reason });
+    const { candidates, clean } = await discoverCandidates(opts.agents, report, opts.discovery);
+    // Saved under the writer lock, so two sweeps never race on a cache file.
+    if (opts.discovery !== undefined) {
+      const problems = await opts.discovery.save(opts.agents.map((a) => a.reader.id));
+      for (const p of problems) report.problems.push({ path: p.path, reason: p.reason });
     }
     report.sessions = candidates.length;
     const discovered = new Set(candidates.map((c) => c.key));
