@@ -160,9 +160,12 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     report.snapshot = snapshotId(writer.manifest);
     if (opts.collectGarbage === true) report.garbage_removed = await collectUnreferenced(root, writer, now());
     report.duration_ms = Math.round(performance.now() - started);
+    // A status line, checked on read (a torn one is quarantined and written again by the next
+    // sweep): not worth two fsyncs on every sweep, which cost more than an unchanged sweep's work.
     await writeAtomic(
       storePaths(root).lastSweep,
       JSON.stringify({ at_ms: now(), duration_ms: report.duration_ms, snapshot: report.snapshot }),
+      { durable: false },
     );
     return report;
   } finally {
