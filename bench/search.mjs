@@ -19,9 +19,9 @@ import { baselineParse } from './baseline.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = (p) => pathToFileURL(join(here, '..', 'dist', p)).href;
-const readers = await (await import(dist('agents/registry.js'))).loadReaders();
+const { loadReaders } = await import(dist('agents/registry.js'));
+const readers = await loadReaders();
 const { sweep } = await import(dist('search/sweep.js'));
-const { SweepCaches } = await import(dist('search/sweep-caches.js'));
 const { search } = await import(dist('search/query.js'));
 const { ShardCache } = await import(dist('search/shard-cache.js'));
 const { readManifest } = await import(dist('search/store.js'));
@@ -32,6 +32,7 @@ const lookup = { env: () => undefined, homedir: home };
 const work = mkdtempSync(join(tmpdir(), 'agentlog-search-bench-'));
 const root = join(work, 'state', 'cache', 'message_search', 'v1');
 // As `agentlog index` and serve sweep: folders listed through the discovery caches, held between sweeps.
+const { SweepCaches } = await import(dist('search/sweep-caches.js'));
 const discovery = new SweepCaches(join(work, 'state'), 'bench');
 const bigHome = join(work, 'big', '.claude');
 
