@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { errorMessage, isNotFound } from '../fs/errors.js';
 import type { AgentId } from '../record/types.js';
-import type { Manifest } from './manifest.js';
+import { indexFormat, type Manifest } from './manifest.js';
 import { storePaths } from './store.js';
 import type { Candidate } from './sweep-discovery.js';
 import { garbageGraceMs } from './sweep-gc.js';
@@ -62,8 +62,8 @@ function stampOf(path: string): string {
 }
 
 /**
- * Everything an all-unchanged sweep's outcome depends on besides the clock, as one digest: the agents
- * swept and which were listed completely, each candidate's chosen copy and extractor version, every
+ * Everything an all-unchanged sweep's outcome depends on besides the clock, as one digest: the index
+ * format, the agents swept and which were listed completely, each candidate's chosen copy and extractor version, every
  * file's size and mtime, and the store's stamps. `windowDays`: the window the caller asked for, if any.
  */
 export function memoInputs(
@@ -75,7 +75,9 @@ export function memoInputs(
 ): string {
   const h = createHash('sha256');
   const paths = storePaths(root);
-  h.update(`v${memoVersion}\0${windowDays ?? '-'}\0${agents.join(',')}\0${[...clean].sort().join(',')}\0`);
+  // The index format too: a store of an older format is rebuilt by the next full sweep, so a memo
+  // written under another format must never answer for it.
+  h.update(`v${memoVersion}\0f${indexFormat}\0${windowDays ?? '-'}\0${agents.join(',')}\0${[...clean].sort().join(',')}\0`);
   h.update(`${stampOf(paths.manifest)}\0${stampOf(paths.tombstones)}\0${stampOf(paths.generations)}\0`);
   for (const c of candidates) {
     h.update(`${c.key}\0${c.session.path}\0${c.extractor.version}\0`);
