@@ -79,11 +79,18 @@ export function memoInputs(
   // written under another format must never answer for it.
   h.update(`v${memoVersion}\0f${indexFormat}\0${windowDays ?? '-'}\0${agents.join(',')}\0${[...clean].sort().join(',')}\0`);
   h.update(`${stampOf(paths.manifest)}\0${stampOf(paths.tombstones)}\0${stampOf(paths.generations)}\0`);
+  // Hashed in 64 KiB pieces: tens of thousands of small updates each cross into native code, and
+  // one string of every path is megabytes to flatten.
+  let text = '';
   for (const c of candidates) {
-    h.update(`${c.key}\0${c.session.path}\0${c.extractor.version}\0`);
-    for (const f of c.session.files) h.update(`${f.path}\0${f.size}\0${f.mtimeMs}\0`);
+    text += `${c.key}\0${c.session.path}\0${c.extractor.version}\0`;
+    for (const f of c.session.files) text += `${f.path}\0${f.size}\0${f.mtimeMs}\0`;
+    if (text.length > 65_536) {
+      h.update(text);
+      text = '';
+    }
   }
-  return h.digest('hex');
+  return h.update(text).digest('hex');
 }
 
 /** Whether a temp file waits in the store's root (a crashed write, for the garbage pass to delete). */
