@@ -19,7 +19,8 @@ import { baselineParse } from './baseline.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = (p) => pathToFileURL(join(here, '..', 'dist', p)).href;
-const { readers } = await import(dist('agents/registry.js'));
+const { loadReaders } = await import(dist('agents/registry.js'));
+const readers = await loadReaders();
 const { sweep } = await import(dist('search/sweep.js'));
 const { search } = await import(dist('search/query.js'));
 const { ShardCache } = await import(dist('search/shard-cache.js'));
@@ -30,6 +31,9 @@ const home = resolve(process.argv[2] ?? join(here, '.cache', 'home-64m'));
 const lookup = { env: () => undefined, homedir: home };
 const work = mkdtempSync(join(tmpdir(), 'agentlog-search-bench-'));
 const root = join(work, 'state', 'cache', 'message_search', 'v1');
+// As `agentlog index` and serve sweep: folders listed through the discovery caches, held between sweeps.
+const { SweepCaches } = await import(dist('search/sweep-caches.js'));
+const discovery = new SweepCaches(join(work, 'state'), 'bench');
 const bigHome = join(work, 'big', '.claude');
 
 const ms = (t0) => performance.now() - t0;
@@ -192,7 +196,7 @@ async function main() {
   // Baseline first, so both runs meet a warm page cache.
   const base = baselineParse(files.filter((f) => /\.jsonl?$/.test(f)));
   let t0 = performance.now();
-  const cold = await sweep({ root, agents, windowDays: 0 });
+  const cold = await sweep({ root, agents, windowDays: 0, discovery });
   const coldMs = ms(t0);
   // Throughput over the raw bytes of the sessions' files (each counted once), as the baseline reads them.
   const coldMibps = rawBytes / 1048576 / (coldMs / 1000);
@@ -208,22 +212,27 @@ async function main() {
     `  ${cold.sessions} sessions, ${fmt(rawBytes / 1048576)} MiB of session files indexed in ${fmt(coldMs / 1000, 2)} s; ${cold.failed.length} failed`,
   );
 
-  t0 = performance.now();
-  const unchanged = await sweep({ root, agents });
-  const unchangedMs = ms(t0);
-  console.log('\nunchanged sweep');
+  // The best of three: the first also settles what the cold build left (a cache file written once).
+  let unchangedMs = Number.POSITIVE_INFINITY;
+  let unchanged;
+  for (let i = 0; i < 3; i++) {
+    t0 = performance.now();
+    unchanged = await sweep({ root, agents, discovery });
+    unchangedMs = Math.min(unchangedMs, ms(t0));
+  }
+  console.log('\nunchanged sweep (in this process: the manifest and discovery caches held, as serve holds them)');
   row(
-    'sweep, nothing changed',
+    'sweep, nothing changed (best of 3)',
     `${fmt(unchangedMs, 0)} ms`,
     'goal',
-    '200 ms',
-    `${fmt(unchangedMs / 200, 2)}× goal; ${unchanged.bytes_read} bytes read`,
+    '100 ms',
+    `${fmt(unchangedMs / 100, 2)}× goal; ${unchanged.bytes_read} bytes read`,
   );
 
   const line = `${JSON.stringify({ type: 'user', sessionId: big.sid, uuid: 'appended-1', timestamp: new Date().toISOString(), message: { role: 'user', content: 'an appended message about flamingos' } })}\n`;
   appendFileSync(big.path, line);
   t0 = performance.now();
-  const appended = await sweep({ root, agents });
+  const appended = await sweep({ root, agents, discovery });
   const appendMs = ms(t0);
   console.log('\none message appended to a 50 MB session');
   row(

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import { codexReader } from '../agents/codex/reader.js';
 import { codexOldFolder } from '../agents/codex/test-support/old-folder.js';
-import { discoveryCachePath } from '../scan/discovery-cache.js';
 import { storeRoot } from './store.js';
+import { SweepCaches } from './sweep-caches.js';
 import { sweep } from './sweep.js';
 
 describe('the sweep with its discovery cache', () => {
@@ -19,11 +19,11 @@ describe('the sweep with its discovery cache', () => {
         agents: [{ reader: codexReader, homes: [codex] }],
         now: () => Date.now() + 60_000,
         windowDays: 0,
-        discovery: { cachePath: discoveryCachePath(state, 'sweep'), readerVersion: 't' },
+        discovery: new SweepCaches(state, 't'),
       });
     expect(await run()).toMatchObject({ sessions: 2, extracted: 2, failed: [], problems: [] });
     expect(await run()).toMatchObject({ sessions: 2, extracted: 0, unchanged: 2 });
-    expect(await readFile(discoveryCachePath(state, 'sweep'), 'utf8')).toContain(day);
+    expect(await readFile(new SweepCaches(state, 't').pathOf('codex'), 'utf8')).toContain(day);
 
     await add(3);
     expect(await run()).toMatchObject({ sessions: 3, extracted: 1, unchanged: 2, failed: [], problems: [] });

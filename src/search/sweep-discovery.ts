@@ -1,13 +1,14 @@
 // The sweep's discovery: every session of every agent that extracts messages, one per (agent,
 // session id), vendor homes before kept copies; and which agents were listed completely, so that
 // only theirs may be flagged gone. An agent home that cannot be read is a reported problem.
-import { realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import type { AgentReader, DiscoveredSession, MessageExtractor } from '../agents/types.js';
 import { type DiscoveryFs, uncachedFs } from '../fs/dir-listing.js';
 import { errorMessage, isNotFound } from '../fs/errors.js';
 import type { AgentId } from '../record/types.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { entryKey } from './manifest.js';
+import type { SweepCaches } from './sweep-caches.js';
 import type { SweepReport } from './sweep-report.js';
 
 export interface Candidate {
@@ -44,7 +45,8 @@ async function listAgent(reader: AgentReader, homes: readonly string[], fs: Disc
   for (const [homeIndex, home] of homes.entries()) {
     let canonical: string;
     try {
-      canonical = await realpath(home);
+      // Synchronous: a few homes per agent, and the promise version walks the path component by component.
+      canonical = realpathSync.native(home);
     } catch (error) {
       // An agent that is not installed has no home: nothing to say. Anything else is a problem.
       if (isNotFound(error)) continue;
@@ -74,12 +76,13 @@ async function listAgent(reader: AgentReader, homes: readonly string[], fs: Disc
  * before kept copies, so the vendor copy is preferred while it exists); within one home the newest
  * copy wins, then the smaller path, so the choice never depends on directory order. Homes are
  * canonicalised so two spellings of one home give one set of cursors. `clean`: the agents whose
- * every home was listed completely. `fs`: where folders are listed from (the sweep's discovery cache).
+ * every home was listed completely. `caches`: where each agent's folders are listed from (its
+ * discovery cache); omitted, every folder is listed afresh.
  */
 export async function discoverCandidates(
   agents: readonly AgentHomes[],
   report: SweepReport,
-  fs: DiscoveryFs = uncachedFs,
+  caches?: SweepCaches,
 ): Promise<{ candidates: Candidate[]; clean: Set<AgentId> }> {
   const byKey = new Map<string, Candidate>();
   const clean = new Set<AgentId>();
@@ -87,6 +90,7 @@ export async function discoverCandidates(
   // order, so the outcome never depends on which walk finished first.
   const found = await Promise.all(
     agents.map(async ({ reader, homes }) => {
+      const fs = caches === undefined ? uncachedFs : await caches.for(reader.id);
       return { reader, extractor: reader.messages, listing: await listAgent(reader, homes, fs) };
     }),
   );

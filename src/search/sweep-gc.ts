@@ -9,7 +9,7 @@ import { collectGarbage, rewriteTombstones } from './store.js';
 import type { SweepReport } from './sweep-report.js';
 
 /** Orphaned generation files younger than this stay: a query may still read an older snapshot. */
-const garbageGraceMs = 10 * 60_000;
+export const garbageGraceMs = 10 * 60_000;
 
 /** A file is gone when nothing is at its path (a folder on the way replaced by a file counts too). */
 function isGone(path: string): boolean {

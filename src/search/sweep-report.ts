@@ -30,6 +30,8 @@ export interface SweepReport {
   quarantined_manifest: string | null;
   garbage_removed: number;
   stopped: boolean;
+  /** Answered from the unchanged-sweep memo (sweep-memo.ts): nothing changed, the manifest was not read. */
+  memo: boolean;
   duration_ms: number;
 }
 
@@ -55,6 +57,7 @@ export function emptyReport(): SweepReport {
     quarantined_manifest: null,
     garbage_removed: 0,
     stopped: false,
+    memo: false,
     duration_ms: 0,
   };
 }

@@ -3,7 +3,6 @@
 // unchanged, resume what grew, re-extract what was rewritten), write and publish in batches, then
 // flag sources gone and expire what left the window.
 import { errorMessage } from '../fs/errors.js';
-import { DiscoveryCache } from '../scan/discovery-cache.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { defaultWindowDays, snapshotId } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
@@ -11,6 +10,8 @@ import { planSession, type SessionPlan } from './session-plan.js';
 import { indexSession } from './shard-write.js';
 import { ensureStore, listGenerations, openManifestForWrite, quarantineFile, readTombstones, storePaths, writeAtomic } from './store.js';
 import { readLastSweep } from './coverage.js';
+import type { SweepCaches } from './sweep-caches.js';
+import { memoInputs, memoPath, readMemo, settleMemo } from './sweep-memo.js';
 import { discoverCandidates, type Candidate } from './sweep-discovery.js';
 import { collectUnreferenced, expire, flagGone } from './sweep-gc.js';
 import { emptyReport, type SweepReport } from './sweep-report.js';
@@ -39,15 +40,26 @@ export interface SweepOptions {
   /** Publish after this many changed sessions, and at least every 2 s. Default 256. */
   batchSize?: number;
   /**
-   * Remember folder listings and file-derived facts between sweeps (discovery-cache.ts): `cachePath`
-   * is `discoveryCachePath(stateRoot, 'sweep')`, `readerVersion` the package version. Omitted:
-   * every folder is listed afresh.
+   * Remember folder listings and file-derived facts between sweeps (sweep-caches.ts); a process
+   * that sweeps again and again passes the same one each time. Omitted: every folder is listed afresh.
    */
-  discovery?: { cachePath: string; readerVersion: string };
+  discovery?: SweepCaches;
 }
 
 /** Read through a function: a signal can abort while an await is pending, which narrowing cannot see. */
 const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
+
+/** Stamps the report's duration and records the sweep in last-sweep.json. */
+async function finish(root: string, report: SweepReport, started: number, now: () => number): Promise<void> {
+  report.duration_ms = Math.round(performance.now() - started);
+  // A status line, checked on read (a torn one is quarantined and written again by the next
+  // sweep): not worth two fsyncs on every sweep, which cost more than an unchanged sweep's work.
+  await writeAtomic(
+    storePaths(root).lastSweep,
+    JSON.stringify({ at_ms: now(), duration_ms: report.duration_ms, snapshot: report.snapshot }),
+    { durable: false },
+  );
+}
 
 /** Runs one sweep under the store's writer lock. */
 export async function sweep(opts: SweepOptions): Promise<SweepReport> {
@@ -62,6 +74,34 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
   });
   try {
+    const last = await readLastSweep(root);
+    if (last.state === 'corrupt') {
+      const path = storePaths(root).lastSweep;
+      const dest = await quarantineFile(root, path, now());
+      report.problems.push({ path, reason: `${last.reason}: moved to ${dest} (quarantine); this sweep writes a new one` });
+    }
+    const { candidates, clean } = await discoverCandidates(opts.agents, report, opts.discovery);
+    // Saved under the writer lock, so two sweeps never race on a cache file.
+    const agentIds = opts.agents.map((a) => a.reader.id);
+    if (opts.discovery !== undefined) {
+      const problems = await opts.discovery.save(agentIds);
+      for (const p of problems) report.problems.push({ path: p.path, reason: p.reason });
+    }
+    // Nothing changed since a sweep that changed nothing: its report stands, the manifest unread.
+    const memo = readMemo(
+      root,
+      memoInputs(root, agentIds, clean, candidates, opts.windowDays),
+      now(),
+      opts.collectGarbage === true,
+      report.problems,
+    );
+    if (memo !== null) {
+      Object.assign(report, memo, { memo: true });
+      opts.onProgress?.(0, 0);
+      await finish(root, report, started, now);
+      return report;
+    }
+
     const opened = await openManifestForWrite(root, now(), opts.windowDays ?? defaultWindowDays);
     report.quarantined_manifest = opened.quarantined;
     const writer = new ManifestWriter(root, opened.manifest, lock, now, opened.stamp);
@@ -70,21 +110,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     report.window_days = windowDays;
     const horizon = windowDays > 0 ? now() - windowDays * dayMs : Number.NEGATIVE_INFINITY;
     const tombstones = await readTombstones(root);
-    const last = await readLastSweep(root);
-    if (last.state === 'corrupt') {
-      const path = storePaths(root).lastSweep;
-      const dest = await quarantineFile(root, path, now());
-      report.problems.push({ path, reason: `${last.reason}: moved to ${dest} (quarantine); this sweep writes a new one` });
-    }
     const present = await listGenerations(root);
-    // Opened and saved under the writer lock, so two sweeps never race on the cache file.
-    const found =
-      opts.discovery === undefined ? undefined : await DiscoveryCache.open(opts.discovery.cachePath, opts.discovery.readerVersion, now);
-    const { candidates, clean } = await discoverCandidates(opts.agents, report, found);
-    if (found !== undefined) {
-      await found.save();
-      for (const p of found.problems) report.problems.push({ path: p.path, reason: p.reason });
-    }
     report.sessions = candidates.length;
     const discovered = new Set(candidates.map((c) => c.key));
 
@@ -162,11 +188,32 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     report.rejected_stale = writer.rejected;
     report.snapshot = snapshotId(writer.manifest);
     if (opts.collectGarbage === true) report.garbage_removed = await collectUnreferenced(root, writer, now());
-    report.duration_ms = Math.round(performance.now() - started);
-    await writeAtomic(
-      storePaths(root).lastSweep,
-      JSON.stringify({ at_ms: now(), duration_ms: report.duration_ms, snapshot: report.snapshot }),
-    );
+    await finish(root, report, started, now);
+    const changedNothing =
+      work.length === 0 &&
+      report.failed.length === 0 &&
+      !report.stopped &&
+      report.manifest_writes === 0 &&
+      report.expired === 0 &&
+      report.quarantined_manifest === null;
+    await settleMemo(
+      {
+        root,
+        manifest: writer.manifest,
+        candidates,
+        live,
+        tombstones,
+        clean,
+        agents: agentIds,
+        windowDays: opts.windowDays,
+        report,
+        nowMs: now(),
+      },
+      changedNothing,
+    ).catch((error: unknown) => {
+      // Only the next sweep's shortcut is lost: it sweeps in full.
+      report.problems.push({ path: memoPath(root), reason: `could not write the unchanged-sweep memo: ${errorMessage(error)}` });
+    });
     return report;
   } finally {
     await lock.release();

@@ -9,6 +9,7 @@ import type { SharingFiles } from './sharing.js';
 import { announce } from './instance-lock.js';
 import type { ServerStore } from './store.js';
 import { Sweeper } from './sweeper.js';
+import { SweepCaches } from '../search/sweep-caches.js';
 
 export interface RunOptions {
   store: ServerStore;
@@ -81,6 +82,7 @@ export async function runServer(opts: RunOptions): Promise<void> {
       indexRoot: store.searchRoot,
       vendorAgents: store.vendorAgents,
       readableAgents: store.readableAgents,
+      discovery: new SweepCaches(store.stateRoot, store.version, store.now),
       catalog: () => store.sources.allCatalog(),
       now: store.now,
       intervalMs: opts.intervalMs,

@@ -9,6 +9,7 @@ import type { Catalog, KeepReport } from '../custody/index.js';
 import { isInside } from '../custody/safe-fs.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { sweep, type SweepReport } from '../search/sweep.js';
+import type { SweepCaches } from '../search/sweep-caches.js';
 import type { SweepSummary } from './api-types.js';
 
 export interface SweeperOptions {
@@ -16,6 +17,8 @@ export interface SweeperOptions {
   /** The vendor homes (what is watched and kept) and what the index reads (kept roots appended). */
   vendorAgents: readonly AgentHomes[];
   readableAgents: () => AgentHomes[];
+  /** The index sweep's discovery caches, held for the server's life (every sweep lists from them). */
+  discovery?: SweepCaches;
   catalog: () => Promise<Catalog>;
   now: () => number;
   intervalMs: number;
@@ -185,6 +188,7 @@ export class Sweeper {
         shouldStop: () => this.stopped,
         collectGarbage: trigger === 'start',
         lockWaitMs: 5_000,
+        ...(this.opts.discovery === undefined ? {} : { discovery: this.opts.discovery }),
       });
       this.lastIndex = r;
       const index = { sessions: r.sessions, extracted: r.extracted, resumed: r.resumed, unchanged: r.unchanged, failed: r.failed.length };

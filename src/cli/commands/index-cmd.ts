@@ -7,7 +7,7 @@ import { progressBar } from '../progress.js';
 import { thousands } from '../render/format.js';
 import { defaultIntervalMs } from '../../search/index-interval.js';
 import { runIndexLoop } from '../../search/index-loop.js';
-import { discoveryCachePath } from '../../scan/discovery-cache.js';
+import { SweepCaches } from '../../search/sweep-caches.js';
 import { storePaths, storeRoot } from '../../search/store.js';
 import { sweep, type SweepOptions, type SweepReport } from '../../search/sweep.js';
 
@@ -53,7 +53,8 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
     root,
     agents: await ctx.agents(),
     now: () => ctx.now(),
-    discovery: { cachePath: discoveryCachePath(ctx.stateRoot, 'sweep'), readerVersion: ctx.version },
+    // One set for every sweep of this run (--watch sweeps again and again): held, not re-read.
+    discovery: new SweepCaches(ctx.stateRoot, ctx.version, () => ctx.now()),
     onProgress: (d, t) => progress.update(d, t),
     onLockWait: (h) => {
       if (!json) ctx.stderr.write(`waiting for another agentlog index${h !== null ? ` (pid ${h.pid})` : ''} to finish…\n`);
