@@ -141,6 +141,30 @@ export function columnsOf(db: BetterSqlite3.Database, table: string): Set<string
   return new Set(rows.map((r) => String(r.name)));
 }
 
+const selectLists = new WeakMap<BetterSqlite3.Database, Map<string, string>>();
+
+/**
+ * The select list of every column `table` has with `column` read through `expression` (aliased back
+ * to its name), kept per connection: a reader cuts a large JSON column in SQLite while the other
+ * columns, which differ between schema versions, come as they are. `*` when the table has no such column.
+ */
+export function columnsWith(db: BetterSqlite3.Database, table: string, column: string, expression: string): string {
+  let lists = selectLists.get(db);
+  if (lists === undefined) {
+    lists = new Map();
+    selectLists.set(db, lists);
+  }
+  const key = `${table}\u0000${column}\u0000${expression}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    const columns = columnsOf(db, table);
+    const quote = (c: string): string => `"${c.replaceAll('"', '""')}"`;
+    list = columns.has(column) ? [...columns].map((c) => (c === column ? `${expression} AS ${quote(c)}` : quote(c))).join(', ') : '*';
+    lists.set(key, list);
+  }
+  return list;
+}
+
 /** The problem a failed database read becomes, with what to do about it. */
 export function databaseProblem(path: string, error: unknown, agent: string): FileProblem {
   const code = errorCode(error) ?? '';

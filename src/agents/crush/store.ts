@@ -1,9 +1,8 @@
 // Crush's `crush.db` (internal/db/migrations): `sessions` (id, parent_session_id, title,
 // prompt_tokens, completion_tokens, cost, created_at…) and `messages` (id, session_id, role,
 // parts JSON, model, provider, created_at, finished_at, is_summary_message). Read read-only.
-import type BetterSqlite3 from 'better-sqlite3';
 import type { JsonObject } from '../../json/narrow.js';
-import { columnsOf, prepared, rowsOf, withReadOnlyDatabase } from '../sqlite-store.js';
+import { columnsWith, prepared, rowsOf, withReadOnlyDatabase } from '../sqlite-store.js';
 
 export interface CrushRows {
   sessions: JsonObject[];
@@ -34,18 +33,7 @@ const resultOf = (json: string, at: string): string =>
 const partsWithoutOutput = `CASE WHEN role = 'tool' AND json_valid(parts) AND json_type(parts) = 'array' THEN
     CASE WHEN json_array_length(parts) = 1 AND json_type(parts, '$[0]') = 'object' THEN json_array(${resultOf('parts', '$[0]')})
     ELSE (SELECT json_group_array(${resultOf('value', '$')}) FROM json_each(messages.parts) WHERE type = 'object') END
-  ELSE parts END AS parts`;
-
-/** The message columns with `parts` slimmed, from the table as it is (Crush's migrations add columns). */
-const slimColumns = new WeakMap<BetterSqlite3.Database, string>();
-function messageColumnsWithoutOutput(db: BetterSqlite3.Database): string {
-  let columns = slimColumns.get(db);
-  if (columns === undefined) {
-    columns = [...columnsOf(db, 'messages')].map((c) => (c === 'parts' ? partsWithoutOutput : `"${c.replaceAll('"', '""')}"`)).join(', ');
-    slimColumns.set(db, columns);
-  }
-  return columns;
-}
+  ELSE parts END`;
 
 /**
  * The rows of one session and every session under it, in one read transaction; with `toolOutput`
@@ -53,8 +41,7 @@ function messageColumnsWithoutOutput(db: BetterSqlite3.Database): string {
  */
 export function loadSessionRows(path: string, rootId: string, busyTimeoutMs: number, toolOutput = true): Promise<CrushRows> {
   return withReadOnlyDatabase(path, busyTimeoutMs, (db) => {
-    const slim = toolOutput ? '' : messageColumnsWithoutOutput(db);
-    const columns = slim === '' ? '*' : slim;
+    const columns = toolOutput ? '*' : columnsWith(db, 'messages', 'parts', partsWithoutOutput);
     return db.transaction(() => ({
       sessions: rowsOf(
         prepared(db, `${subtree} SELECT * FROM sessions WHERE id IN (SELECT id FROM tree) ORDER BY created_at, id`).all(rootId),
