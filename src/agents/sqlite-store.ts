@@ -2,8 +2,7 @@
 // a failure (locked, corrupt, not a database) turned into an `unreadable` problem saying what to do. Shared
 // by the readers whose sessions live in a database (Crush, Goose); better-sqlite3 loads only when
 // a database is present.
-import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type Stats, statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { readExact } from '../fs/read-exact.js';
 import { notRegularFile, openRegular } from '../fs/read-open.js';
@@ -94,8 +93,10 @@ function connection(Database: typeof BetterSqlite3, path: string, st: Stats, bus
  * Throws what better-sqlite3 throws.
  */
 export async function withReadOnlyDatabase<T>(path: string, busyTimeoutMs: number, read: (db: BetterSqlite3.Database) => T): Promise<T> {
-  // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever.
-  const st = await stat(path);
+  // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever. A
+  // synchronous stat: a scan reads every session of a database through here, and the thread-pool
+  // round trip of an asynchronous one cost more than the call.
+  const st = statSync(path);
   if (!st.isFile()) throw notRegularFile(path, st);
   const { default: Database } = await import('better-sqlite3');
   const c = connection(Database, path, st, busyTimeoutMs);
