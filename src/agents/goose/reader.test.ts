@@ -190,14 +190,22 @@ describe('gooseReader', () => {
     const home = join(await tempDir(), 'goose');
     const s = work();
     s.messages.push(
-      assistant('m5', t0 + 5, [toolRequest('t4', 'developer__shell', { command: 'a' }), toolRequest('t5', 'developer__shell', { command: 'b' })]),
-      { id: 'm6', role: 'user', created: t0 + 6, content: [{ type: 'toolResponse', id: 't4', toolResult: { status: 'error', error: 'boom' } }] },
+      assistant('m5', t0 + 5, [
+        toolRequest('t4', 'developer__shell', { command: 'a' }),
+        toolRequest('t5', 'developer__shell', { command: 'b' }),
+      ]),
+      {
+        id: 'm6',
+        role: 'user',
+        created: t0 + 6,
+        content: [{ type: 'toolResponse', id: 't4', toolResult: { status: 'error', error: 'boom' } }],
+      },
       { id: 'm7', role: 'user', created: t0 + 7, content: [text('and a word'), toolResponse('t5', 'out', true)] },
       { id: 'm8', role: 'user', created: t0 + 8, content: [text('no tools here')] },
     );
     const database = await writeGooseDatabase(home, [s]);
     const db = new Database(database);
-    db.prepare("UPDATE messages SET content_json = '{\"type\":\"toolResponse\"}' WHERE message_id = 'm8'").run();
+    db.prepare('UPDATE messages SET content_json = \'{"type":"toolResponse"}\' WHERE message_id = \'m8\'').run();
     db.prepare("UPDATE messages SET content_json = json_insert(content_json, '$[#]', 'stray') WHERE message_id = 'm7'").run();
     db.close();
     const [session] = (await gooseReader.discover(home)).sessions;
