@@ -15,6 +15,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'dist', 'cli', 'main.js');
 /** Runs per figure; the best is kept (the machine may be shared). */
 const repeat = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1));
+/** `BENCH_AGENTS=cursor,crush` measures only these agents (all by default). */
+const only = process.env.BENCH_AGENTS?.split(',').filter((a) => a !== '');
 
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
 
@@ -128,6 +130,7 @@ function main() {
   const failures = [];
   const totals = { bytes: 0, base: 0, scan: 0 };
   for (const agent of agentIds) {
+    if (only !== undefined && !only.includes(agent)) continue;
     const files = agentFiles(home, agent);
     if (fileCount(files) === 0) {
       line([agent, 0, '-', '-', '-', '-', '-', '-', '-', '-', 'none']);

@@ -2,8 +2,7 @@
 // a failure (locked, corrupt, not a database) turned into an `unreadable` problem saying what to do. Shared
 // by the readers whose sessions live in a database (Crush, Goose); better-sqlite3 loads only when
 // a database is present.
-import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type Stats, statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { readExact } from '../fs/read-exact.js';
 import { notRegularFile, openRegular } from '../fs/read-open.js';
@@ -94,8 +93,10 @@ function connection(Database: typeof BetterSqlite3, path: string, st: Stats, bus
  * Throws what better-sqlite3 throws.
  */
 export async function withReadOnlyDatabase<T>(path: string, busyTimeoutMs: number, read: (db: BetterSqlite3.Database) => T): Promise<T> {
-  // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever.
-  const st = await stat(path);
+  // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever. A
+  // synchronous stat: a scan reads every session of a database through here, and the thread-pool
+  // round trip of an asynchronous one cost more than the call.
+  const st = statSync(path);
   if (!st.isFile()) throw notRegularFile(path, st);
   const { default: Database } = await import('better-sqlite3');
   const c = connection(Database, path, st, busyTimeoutMs);
@@ -139,6 +140,30 @@ export function rowsOf(values: readonly unknown[]): JsonObject[] {
 export function columnsOf(db: BetterSqlite3.Database, table: string): Set<string> {
   const rows = rowsOf(db.prepare('SELECT name FROM pragma_table_info(?)').all(table));
   return new Set(rows.map((r) => String(r.name)));
+}
+
+const selectLists = new WeakMap<BetterSqlite3.Database, Map<string, string>>();
+
+/**
+ * The select list of every column `table` has with `column` read through `expression` (aliased back
+ * to its name), kept per connection: a reader cuts a large JSON column in SQLite while the other
+ * columns, which differ between schema versions, come as they are. `*` when the table has no such column.
+ */
+export function columnsWith(db: BetterSqlite3.Database, table: string, column: string, expression: string): string {
+  let lists = selectLists.get(db);
+  if (lists === undefined) {
+    lists = new Map();
+    selectLists.set(db, lists);
+  }
+  const key = `${table}\u0000${column}\u0000${expression}`;
+  let list = lists.get(key);
+  if (list === undefined) {
+    const columns = columnsOf(db, table);
+    const quote = (c: string): string => `"${c.replaceAll('"', '""')}"`;
+    list = columns.has(column) ? [...columns].map((c) => (c === column ? `${expression} AS ${quote(c)}` : quote(c))).join(', ') : '*';
+    lists.set(key, list);
+  }
+  return list;
 }
 
 /** The problem a failed database read becomes, with what to do about it. */

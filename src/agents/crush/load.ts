@@ -14,11 +14,15 @@ export interface LoadedCrush {
   problems: FileProblem[];
 }
 
-export async function loadCrush(session: DiscoveredSession, busyTimeoutMs: number): Promise<LoadedCrush> {
+/** With `toolOutput` false, tool results come without their output (a summary, the search index). */
+export async function loadCrush(session: DiscoveredSession, busyTimeoutMs: number, toolOutput = true): Promise<LoadedCrush> {
   const locator = parseRowLocator(session.path, databaseName);
   if (locator !== undefined) {
     try {
-      const { tree, badRows } = treeFromRows(await loadSessionRows(locator.database, locator.sessionId, busyTimeoutMs), locator.sessionId);
+      const { tree, badRows } = treeFromRows(
+        await loadSessionRows(locator.database, locator.sessionId, busyTimeoutMs, toolOutput),
+        locator.sessionId,
+      );
       return { tree, bad: badRows, problems: [] };
     } catch (error) {
       return { tree: null, bad: 0, problems: [databaseProblem(locator.database, error, 'Crush')] };

@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
+import { finaliseRecord } from '../../record/finalise.js';
 import type { DiscoveredSession } from '../types.js';
 import { createCrushReader, crushReader } from './reader.js';
 import {
@@ -233,5 +234,24 @@ describe('crushReader', () => {
     const parsed = await crushReader.parse(session as DiscoveredSession, { detail: 'full' });
     expect(parsed.badLines).toEqual([{ path: database, count: 1 }]);
     expect(parsed.record?.turns.some((t) => t.text === 'Done.')).toBe(false);
+  });
+
+  it('reads at summary detail what the full record says at that detail, tool results read without their output', async () => {
+    const { home: h, database } = await home();
+    const db = new Database(database);
+    // A failed sub-agent call (its status comes from the result), and tool rows that are not a parts array.
+    db.prepare("UPDATE messages SET parts = json_set(parts, '$[0].data.is_error', json('true')) WHERE id = 't2'").run();
+    db.prepare(
+      "INSERT INTO messages (id, session_id, role, parts, created_at, updated_at) VALUES ('t3', ?, 'tool', 'not json', ?, ?), ('t4', ?, 'tool', '{\"a\":1}', ?, ?), ('t5', ?, 'tool', '[\"x\", 5]', ?, ?)",
+    ).run(main, t0 + 18, t0 + 18, main, t0 + 19, t0 + 19, main, t0 + 20, t0 + 20);
+    db.close();
+    const [session] = (await crushReader.discover(h)).sessions;
+    const full = await crushReader.parse(session as DiscoveredSession, { detail: 'full' });
+    const summary = await crushReader.parse(session as DiscoveredSession, { detail: 'summary' });
+    expect(summary.badLines).toEqual([{ path: database, count: 2 }]);
+    expect(summary.badLines).toEqual(full.badLines);
+    const asSummary = (r: typeof full.record) => (r === null ? null : finaliseRecord(r, { detail: 'summary', elide: (t) => t }));
+    expect(asSummary(summary.record)).toEqual(asSummary(full.record));
+    expect(summary.record?.turns[3]?.tool_calls?.[0]?.subagent?.status).toBe('failed');
   });
 });

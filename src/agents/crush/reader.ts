@@ -28,7 +28,7 @@ export function createCrushReader(options: Partial<CrushOptions> = {}): AgentRea
     claim: (path) => claimCrush(path, opts),
 
     async parse(session, ctx) {
-      const { tree, bad, problems } = await loadCrush(session, opts.busyTimeoutMs);
+      const { tree, bad, problems } = await loadCrush(session, opts.busyTimeoutMs, ctx.detail === 'full');
       const record = tree === null ? null : buildCrushRecord(tree, session.cwd, ctx.detail === 'full');
       const where = parseRowLocator(session.path, databaseName)?.database ?? session.path;
       return {

@@ -15,7 +15,7 @@ export const crushMessagesVersion = 1;
 
 async function extract(session: DiscoveredSession) {
   const files = await wholeFiles(session.files.map((f) => f.path));
-  const { tree, problems } = await loadCrush(session, defaultBusyTimeoutMs);
+  const { tree, problems } = await loadCrush(session, defaultBusyTimeoutMs, false);
   const records: MessageRecord[] = [];
   for (const [id, data] of tree?.sessions ?? []) {
     if (isTitleSession(id, text(data.row, 'parent_session_id'))) continue;

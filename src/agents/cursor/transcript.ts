@@ -1,7 +1,7 @@
 // One Cursor transcript read into turns: user prompts as typed (the `<user_query>` part; a user line
 // without one is context Cursor added, not typed), assistant text. Lines name no time.
-import { forEachJsonObject } from '../../fs/read-jsonl.js';
-import { arr, asObject, obj, str, type JsonObject } from '../../json/narrow.js';
+import { decodeLine, forEachRawLine } from '../../fs/read-lines.js';
+import { arr, asObject, obj, parseObjectLine, str, type JsonObject } from '../../json/narrow.js';
 
 export interface CursorLine {
   /** 1-based line number: the record id (lines carry no id of their own). */
@@ -34,23 +34,68 @@ export function readLine(line: JsonObject, n: number): CursorLine | null | undef
   return said === '' ? null : { line: n, role, text: said };
 }
 
+/** How Cursor opens a line (its key order): the roles a summary tells from the first bytes. */
+const assistantOpening = Buffer.from('{"role":"assistant","message":{"content":[{"type":"text","text":"');
+const userOpening = Buffer.from('{"role":"user","message":{"content":[');
+/** The tag's name without its `<`, which a JSON writer may escape as `\u003c`. */
+const userQueryName = Buffer.from('user_query');
+
+function opens(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  return end - start > prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+}
+
+/**
+ * What a summary needs of a line after the first ask, told from its bytes without decoding it:
+ * `'assistant'` for an answer whose first text starts with a printable ASCII character (so it is
+ * not blank once trimmed), `null` for a user line that names no `user_query` (context Cursor
+ * added, never a turn), `undefined` when only parsing can tell. A line told this way is not
+ * checked for a torn or broken tail.
+ */
+function skimLine(buf: Buffer, start: number, end: number): 'assistant' | null | undefined {
+  if (opens(buf, start, end, assistantOpening)) {
+    const first = buf[start + assistantOpening.length] ?? 0;
+    // Not `"` (empty), `\` (an escape: maybe a newline), a space, or a byte of a multi-byte
+    // character (maybe a space JavaScript's trim removes, such as U+00A0).
+    return first > 0x20 && first < 0x7f && first !== 0x22 && first !== 0x5c ? 'assistant' : undefined;
+  }
+  if (opens(buf, start, end, userOpening)) {
+    const at = buf.indexOf(userQueryName, start + userOpening.length);
+    return at === -1 || at >= end ? null : undefined;
+  }
+  return undefined;
+}
+
 /**
  * The transcript's lines that say something. With `texts` false (a summary, which keeps only the
  * first ask) every line after the first user line keeps its role but not its text: a scan then holds
- * no session's texts while it reads.
+ * no session's texts while it reads, and a line whose role and emptiness its first bytes tell
+ * (`skimLine`) is not decoded at all.
  */
 export async function readTranscript(path: string, texts = true): Promise<{ lines: CursorLine[]; badLines: number }> {
   const lines: CursorLine[] = [];
   let bad = 0;
   let asked = false;
-  const r = await forEachJsonObject(path, (line, info) => {
-    const read = readLine(line, info.line);
+  const r = forEachRawLine(path, (buf, start, end, info) => {
+    if (!texts && asked && info.complete) {
+      const skimmed = skimLine(buf, start, end);
+      if (skimmed === 'assistant') {
+        lines.push({ line: info.line, role: 'assistant', text: '' });
+        return true;
+      }
+      if (skimmed === null) return true;
+    }
+    const text = decodeLine(buf, start, end);
+    if (text.trim() === '') return true;
+    const o = parseObjectLine(text);
+    const read = o === undefined ? undefined : readLine(o, info.line);
+    // A final line without a newline that does not parse is torn: counted with the bad lines.
     if (read === undefined) bad++;
     else if (read !== null) {
       if (!texts && asked) read.text = '';
       else if (read.role === 'user') asked = true;
       lines.push(read);
     }
+    return true;
   });
-  return { lines, badLines: bad + r.badLines + (r.tornTail ? 1 : 0) };
+  return { lines, badLines: bad + r.oversizedLines };
 }

@@ -32,12 +32,13 @@ export function sessionFromRows(rows: GooseRows, sessionId: string): { session: 
   return { session, bad };
 }
 
-export async function loadGoose(session: DiscoveredSession, busyTimeoutMs: number): Promise<LoadedGoose> {
+/** With `toolOutput` false, tool responses come without their output (a summary, the search index). */
+export async function loadGoose(session: DiscoveredSession, busyTimeoutMs: number, toolOutput = true): Promise<LoadedGoose> {
   const locator = parseRowLocator(session.path, databaseName);
   if (locator !== undefined) {
     try {
       const { session: s, bad } = sessionFromRows(
-        await loadSessionRows(locator.database, locator.sessionId, busyTimeoutMs),
+        await loadSessionRows(locator.database, locator.sessionId, busyTimeoutMs, toolOutput),
         locator.sessionId,
       );
       return { session: s, bad, problems: [] };

@@ -7,6 +7,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
+import { finaliseRecord } from '../../record/finalise.js';
+import type { SessionRecord } from '../../record/types.js';
 import type { DiscoveredSession } from '../types.js';
 import { createGooseReader, gooseReader } from './reader.js';
 import {
@@ -182,5 +184,44 @@ describe('gooseReader', () => {
     const parsed = await gooseReader.parse(session as DiscoveredSession, { detail: 'full' });
     expect(parsed.badLines).toEqual([{ path: database, count: 1 }]);
     expect(parsed.record?.turns.map((t) => t.text)).toEqual(['Fix the parser please', 'Look first.', 'Reading it.']);
+  });
+
+  it('reads at summary detail what the full record says, tool responses read without their output', async () => {
+    const home = join(await tempDir(), 'goose');
+    const s = work();
+    s.messages.push(
+      assistant('m5', t0 + 5, [
+        toolRequest('t4', 'developer__shell', { command: 'a' }),
+        toolRequest('t5', 'developer__shell', { command: 'b' }),
+      ]),
+      {
+        id: 'm6',
+        role: 'user',
+        created: t0 + 6,
+        content: [{ type: 'toolResponse', id: 't4', toolResult: { status: 'error', error: 'boom' } }],
+      },
+      { id: 'm7', role: 'user', created: t0 + 7, content: [text('and a word'), toolResponse('t5', 'out', true)] },
+      { id: 'm8', role: 'user', created: t0 + 8, content: [text('no tools here')] },
+    );
+    const database = await writeGooseDatabase(home, [s]);
+    const db = new Database(database);
+    db.prepare('UPDATE messages SET content_json = \'{"type":"toolResponse"}\' WHERE message_id = \'m8\'').run();
+    db.prepare("UPDATE messages SET content_json = json_insert(content_json, '$[#]', 'stray') WHERE message_id = 'm7'").run();
+    db.close();
+    const [session] = (await gooseReader.discover(home)).sessions;
+    const full = await gooseReader.parse(session as DiscoveredSession, { detail: 'full' });
+    const summary = await gooseReader.parse(session as DiscoveredSession, { detail: 'summary' });
+    expect(summary.badLines).toEqual([{ path: database, count: 1 }]);
+    expect(summary.badLines).toEqual(full.badLines);
+    const asSummary = (r: SessionRecord | null) => (r === null ? null : finaliseRecord(r, { detail: 'summary', elide: (t) => t }));
+    expect(asSummary(summary.record)).toEqual(asSummary(full.record));
+    const statuses = (r: SessionRecord | null) => r?.turns.flatMap((t) => (t.tool_calls ?? []).map((c) => [c.name, c.status]));
+    expect(statuses(summary.record)).toEqual(statuses(full.record));
+    expect(statuses(summary.record)?.slice(-2)).toEqual([
+      ['developer__shell', 'error'],
+      ['developer__shell', 'error'],
+    ]);
+    const x = await gooseReader.messages.extract(session as DiscoveredSession, null);
+    expect(x.records.map((r) => r.text)).toContain('and a word');
   });
 });

@@ -25,7 +25,7 @@ export function createGooseReader(options: Partial<GooseOptions> = {}): AgentRea
     claim: (path) => claimGoose(path, opts),
 
     async parse(session, ctx) {
-      const { session: s, bad, problems } = await loadGoose(session, opts.busyTimeoutMs);
+      const { session: s, bad, problems } = await loadGoose(session, opts.busyTimeoutMs, ctx.detail === 'full');
       const where = parseRowLocator(session.path, databaseName)?.database ?? session.path;
       return {
         record: s === null ? null : buildGooseRecord(s, ctx.detail === 'full'),

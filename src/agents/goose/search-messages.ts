@@ -13,7 +13,7 @@ export const gooseMessagesVersion = 1;
 
 async function extract(session: DiscoveredSession) {
   const files = await wholeFiles(session.files.map((f) => f.path));
-  const { session: s, bad, problems } = await loadGoose(session, defaultBusyTimeoutMs);
+  const { session: s, bad, problems } = await loadGoose(session, defaultBusyTimeoutMs, false);
   const records: MessageRecord[] = [];
   for (const m of s?.messages ?? []) {
     if (!m.userVisible || (m.role !== 'user' && m.role !== 'assistant')) continue;
