@@ -150,7 +150,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   for (const { reader, session } of sessions) {
     const id = `${session.agent}:${session.path}`;
     try {
-      const key = await sessionKey(session);
+      const key = await sessionKey(session, found);
       keyed.push({ session, key });
       const hit = cache.get(id, key);
       if (hit !== undefined) {
