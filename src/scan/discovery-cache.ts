@@ -31,28 +31,32 @@ type DirRow = [number, number, number, number, string];
 /** [observed at, size, mtimeMs, ctimeMs, ino, value]. */
 type FactRow = [number, number, number, number, number, unknown];
 const headerSchema = z.object({ version: z.number(), readerVersion: z.string() });
-const bodySchema = z.object({ dirs: z.record(z.string(), z.array(z.unknown())), facts: z.record(z.string(), z.array(z.unknown())) });
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isDirRow = (r: unknown[]): r is DirRow => r.length === 5 && r.slice(0, 4).every(isNumber) && typeof r[4] === 'string';
 const isFactRow = (r: unknown[]): r is FactRow => r.length === 6 && r.slice(0, 5).every(isNumber);
 
+const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
- * The rows, each checked for its shape, or the first that is not. A loop, not a schema per row: a
- * schema over every row of a large home cost more than the listings it saves (measured: ~1 s under load).
+ * The rows, each checked for its shape, or where the first that is not lies. A loop, not a schema:
+ * a schema over every row of a large home cost more than the listings it saves (measured: ~1 s
+ * under load), and a record-of-arrays schema over the whole body still cost a tenth of an unchanged scan.
  */
-function checkedRows(body: z.infer<typeof bodySchema>): { dirs: Record<string, DirRow>; facts: Record<string, FactRow> } | string {
-  const dirs: Record<string, DirRow> = {};
-  const facts: Record<string, FactRow> = {};
-  for (const [k, r] of Object.entries(body.dirs)) {
-    if (!isDirRow(r)) return `dirs.${k}`;
-    dirs[k] = r;
+function checkedRows(json: unknown): { dirs: Record<string, DirRow>; facts: Record<string, FactRow> } | string {
+  if (!isTable(json)) return 'the top';
+  const { dirs, facts } = json;
+  if (!isTable(dirs)) return 'dirs';
+  if (!isTable(facts)) return 'facts';
+  for (const k in dirs) {
+    const r = dirs[k];
+    if (!Array.isArray(r) || !isDirRow(r)) return `dirs.${k}`;
   }
-  for (const [k, r] of Object.entries(body.facts)) {
-    if (!isFactRow(r)) return `facts.${k}`;
-    facts[k] = r;
+  for (const k in facts) {
+    const r = facts[k];
+    if (!Array.isArray(r) || !isFactRow(r)) return `facts.${k}`;
   }
-  return { dirs, facts };
+  return { dirs: dirs as Record<string, DirRow>, facts: facts as Record<string, FactRow> };
 }
 
 const letters: Record<EntryKind, string> = { file: 'f', dir: 'd', link: 'l', other: 'o' };
@@ -78,6 +82,7 @@ export class DiscoveryCache implements DiscoveryFs {
   private nextDirs: Record<string, DirRow> = {};
   private nextFacts: Record<string, FactRow> = {};
   private dirty = false;
+  private readonly listed = new Map<string, number>();
   /** What went wrong with the cache file itself (moved aside at load, not saved). */
   readonly problems: FileProblem[] = [];
   /** Counts for the bench and tests: folders listed from the cache and from the disk, facts likewise. */
@@ -106,13 +111,12 @@ export class DiscoveryCache implements DiscoveryFs {
     const header = headerSchema.safeParse(json);
     // Another version's cache is not corrupt, only stale: it is rebuilt without a word.
     if (header.success && (header.data.version !== discoveryCacheVersion || header.data.readerVersion !== this.readerVersion)) return;
-    const parsed = header.success ? bodySchema.safeParse(json) : header;
-    const rows = parsed.success ? checkedRows(parsed.data) : null;
+    const rows = header.success ? checkedRows(json) : null;
     if (rows === null || typeof rows === 'string') {
-      const issue = parsed.success ? undefined : parsed.error.issues[0];
+      const issue = header.success ? undefined : header.error.issues[0];
       const where =
         typeof rows === 'string'
-          ? ` at ${rows}: not a row`
+          ? ` at ${rows}: not a ${rows.includes('.') ? 'row' : 'table'}`
           : issue === undefined
             ? ''
             : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
@@ -128,8 +132,17 @@ export class DiscoveryCache implements DiscoveryFs {
     return st.mtimeMs === mtimeMs && st.ctimeMs === ctimeMs && st.ino === ino && mtimeMs <= seenAt - racyMs && ctimeMs <= seenAt - racyMs;
   }
 
+  /**
+   * The mtime of a folder as this run listed it, or undefined for one it did not list: the session
+   * index records it (the listing the scan used, not a later stat) without a second stat.
+   */
+  listedMtime(dir: string): number | undefined {
+    return this.listed.get(dir);
+  }
+
   list(dir: string): DirEntry[] {
     const st = statSync(dir);
+    this.listed.set(dir, st.mtimeMs);
     const row = this.nextDirs[dir] ?? this.dirs[dir];
     if (row !== undefined && st.isDirectory() && DiscoveryCache.same(st, row[0], row[1], row[2], row[3])) {
       this.nextDirs[dir] = row;

@@ -233,7 +233,14 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     if (failed !== null)
       cache.problems.push({ path: opts.stateRoot, kind: 'unreadable', reason: `could not save the known projects: ${failed}` });
     // `show`, `tail` and `rename` find a session by id through this index instead of walking every home.
-    const indexProblem = await writeSessionIndex(opts.stateRoot, opts.readerVersion, roots, keyed);
+    const indexProblem = await writeSessionIndex(
+      opts.stateRoot,
+      opts.readerVersion,
+      roots,
+      keyed,
+      () => clock.now(),
+      (dir) => found.listedMtime(dir),
+    );
     if (indexProblem !== null) cache.problems.push(indexProblem);
   }
 
