@@ -225,6 +225,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     await pool?.close();
   }
   await cache.save(new Set(opts.agents.map((a) => a.reader.id)));
+  const listed = found.listedMtimes();
   await found.save();
   cache.problems.push(...found.problems);
   if (opts.stateRoot !== null) {
@@ -239,7 +240,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
       roots,
       keyed,
       () => clock.now(),
-      (dir) => found.listedMtime(dir),
+      (dir) => listed.get(dir),
     );
     if (indexProblem !== null) cache.problems.push(indexProblem);
   }
