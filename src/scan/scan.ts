@@ -229,8 +229,12 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   await found.save();
   cache.problems.push(...found.problems);
   if (opts.stateRoot !== null) {
-    // Where sessions ran is where agents that keep logs inside projects (Aider) are looked for next time.
-    const failed = await rememberProjects(opts.stateRoot, [...cwds.values()].flat());
+    // Where sessions ran is where agents that keep logs inside projects (Aider) are looked for next
+    // time, newest session first: an order that does not hang on which session a cold scan finished
+    // first, so the next scan lists Aider's homes as the one after it does.
+    rows.sort(newestFirst);
+    const ran = rows.flatMap((r) => cwds.get(`${r.agent}:${r.session_id}`) ?? []);
+    const failed = await rememberProjects(opts.stateRoot, ran);
     if (failed !== null)
       cache.problems.push({ path: opts.stateRoot, kind: 'unreadable', reason: `could not save the known projects: ${failed}` });
     // `show`, `tail` and `rename` find a session by id through this index instead of walking every home.
