@@ -4,6 +4,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
+import { aiderHomes, aiderReader } from '../agents/aider/reader.js';
+import { ai, banner, header, user } from '../agents/aider/test-support/history.js';
 import { codexReader } from '../agents/codex/reader.js';
 import { Rollout, writeRollout } from '../agents/codex/test-support/rollout-fixture.js';
 import { knownProjectsPath, maxKnownProjects, readKnownProjects, rememberProjects } from './known-projects.js';
@@ -59,5 +61,41 @@ describe('known projects', () => {
     expect(readKnownProjects(state)).toEqual(['/work/new', '/work/old']);
     await run();
     expect(readKnownProjects(state)).toEqual(['/work/new', '/work/old']);
+  });
+
+  it('looks in the projects a cold scan learns at once, so it lists what the next scan lists', async () => {
+    const root = await tempDir();
+    const codex = join(root, '.codex');
+    const project = join(root, 'project');
+    const state = join(root, 'state');
+    const id = '019a0000-0000-7000-8000-000000000003';
+    await writeRollout(codex, id, new Rollout(id).meta({ cwd: project }).line('event_msg', { type: 'user_message', message: 'hi' }).text());
+    await mkdir(project, { recursive: true });
+    await writeFile(
+      join(project, '.aider.chat.history.md'),
+      `${header('2026-10-01 09:00:00')}${banner('gpt-4o')}${user('fix it')}${ai('Fixed.')}`,
+    );
+    const homeOf = (projects: readonly string[]) =>
+      aiderHomes({ env: () => undefined, homedir: join(root, 'home'), projects }).filter((h) => h.startsWith(root));
+    const run = async () => {
+      const agents = [
+        { reader: codexReader, homes: [codex] },
+        { reader: aiderReader, homes: homeOf(readKnownProjects(state)) },
+      ];
+      const r = await scan({
+        agents,
+        stateRoot: state,
+        userHome: null,
+        readerVersion: 't',
+        learnedHomes: async (projects) => [{ reader: aiderReader, homes: homeOf(projects) }],
+      });
+      return { roots: r.roots, sessions: r.sessions.map((s) => `${s.agent}:${s.repo}`).sort() };
+    };
+    const cold = await run();
+    expect(cold.sessions).toEqual([`aider:${project}`, `codex:${project}`]);
+    expect(cold.roots.filter((r) => r.agent === 'aider')).toEqual(
+      homeOf([project]).map((path) => ({ agent: 'aider', path, sessions: path === project ? 1 : 0 })),
+    );
+    expect(await run()).toEqual(cold);
   });
 });
