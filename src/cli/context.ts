@@ -32,6 +32,11 @@ export interface CliContext {
    * sessions load readers, and a command about one session loads only that agent's.
    */
   agents(ids?: readonly AgentId[]): Promise<AgentHomes[]>;
+  /**
+   * Of the agents loaded so far, those whose homes come from the known projects (Aider), with their
+   * homes for this list instead (kept copies after them, as `agents` gives them).
+   */
+  projectHomes?(projects: readonly string[]): Promise<AgentHomes[]>;
   /** Resolves with the signal that asks a long-running command to stop (handlers installed on first call). */
   interrupted(): Promise<string>;
   /**
@@ -79,7 +84,10 @@ export function agentSource(ctx: Pick<CliContext, 'agents'>, selected: readonly 
  * The readers of these agents with their homes, each loaded on first use (agents that keep logs in
  * projects look where earlier scans saw sessions run). Answers in the registry's order.
  */
-function agentLoader(lookup: HomeLookup, stateRoot: string): (ids?: readonly AgentId[]) => Promise<AgentHomes[]> {
+function agentLoader(
+  lookup: HomeLookup,
+  stateRoot: string,
+): Pick<CliContext, 'projectHomes'> & { agents: (ids?: readonly AgentId[]) => Promise<AgentHomes[]> } {
   const loaded = new Map<AgentId, Promise<AgentHomes>>();
   let setup: Promise<{ projectLookup: HomeLookup; keptRoots: (one: AgentHomes) => AgentHomes }> | undefined;
   const prepare = async () => {
@@ -107,7 +115,19 @@ function agentLoader(lookup: HomeLookup, stateRoot: string): (ids?: readonly Age
     }
     return found;
   };
-  return (ids) => Promise.all(agentIds.filter((id) => ids === undefined || ids.includes(id)).map(one));
+  const projectHomes = async (projects: readonly string[]): Promise<AgentHomes[]> => {
+    const { projectLookup, keptRoots } = await (setup ??= prepare());
+    const out: AgentHomes[] = [];
+    for (const found of loaded.values()) {
+      const { reader } = await found;
+      const [now] = agentHomes(projectLookup, [reader]);
+      const [then] = agentHomes({ ...projectLookup, projects }, [reader]);
+      if (now === undefined || then === undefined) continue;
+      if (now.homes.length !== then.homes.length || now.homes.some((h, i) => h !== then.homes[i])) out.push(keptRoots(then));
+    }
+    return out;
+  };
+  return { agents: (ids) => Promise.all(agentIds.filter((id) => ids === undefined || ids.includes(id)).map(one)), projectHomes };
 }
 
 function rawOutput(stream: NodeJS.WriteStream): Output {
@@ -126,7 +146,7 @@ export function processContext(): CliContext {
     homedir: userHome,
   };
   const stateRoot = resolve(lookup.env('AGENTLOG_HOME') ?? join(userHome, '.agentlog'));
-  const agents = agentLoader(lookup, stateRoot);
+  const { agents, projectHomes } = agentLoader(lookup, stateRoot);
   let stop: AbortController | undefined;
   let received: NodeJS.Signals | undefined;
   const stopCode = (): number => exitCodeForSignal(received ?? 'SIGINT');
@@ -173,6 +193,7 @@ export function processContext(): CliContext {
     color: process.stdout.isTTY === true && env.NO_COLOR === undefined,
     version: packageVersion(),
     agents,
+    projectHomes,
     interrupted: onInterrupt,
     stopSignal,
     stopCode,

@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
 import { withLock } from '../fs/lock.js';
 import { writeFileAtomicSync as writeFileAtomic } from '../fs/atomic-write.js';
 import { makePrivateDir } from '../sessionlog/private-fs.js';
-import { normaliseName, normaliseNameOrNull } from '../sessionlog/session-name.js';
+// The rule alone, not the meta writer beside it: `scan` reads the overlay every run and need not load zod.
+import { normaliseName, normaliseNameOrNull } from '../sessionlog/name-rule.js';
 import { stripControls } from '../text/control-chars.js';
 import { NamesError } from './errors.js';
 import { normaliseSource } from './sources.js';
@@ -18,7 +18,21 @@ export const overlayFile = 'session_names.json';
 /** source → session id → name, every key and name normalised. */
 export type Overlay = Record<string, Record<string, string>>;
 
-const overlaySchema = z.record(z.string(), z.record(z.string(), z.string()));
+const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Where the value is not `{source: {id: name}}` (`codex.s`, or '' for the top), null when it is.
+ * By hand: `scan` reads the overlay every run, and zod's load cost more than the rest of an unchanged scan's names.
+ */
+function overlayFault(value: unknown): string | null {
+  if (!isTable(value)) return '';
+  for (const source in value) {
+    const names = value[source];
+    if (!isTable(names)) return source;
+    for (const id in names) if (typeof names[id] !== 'string') return `${source}.${id}`;
+  }
+  return null;
+}
 
 export function overlayPath(stateRoot: string): string {
   return join(resolve(stateRoot), overlayFile);
@@ -49,15 +63,15 @@ function parseOverlay(text: string, path: string): Overlay {
       { cause: error },
     );
   }
-  const parsed = overlaySchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const fault = overlayFault(value);
+  if (fault !== null) {
+    const what = fault === '' ? 'not an object' : fault.includes('.') ? 'not a string' : 'not an object';
     throw new NamesError(
       'CorruptOverlay',
-      `${path}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}; the file must be {"source": {"session id": "name"}}`,
+      `${path}: ${fault || '(top level)'}: ${what}; the file must be {"source": {"session id": "name"}}`,
     );
   }
-  return normalise(parsed.data);
+  return normalise(value as Overlay);
 }
 
 function isMissing(error: unknown): boolean {

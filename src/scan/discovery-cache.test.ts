@@ -122,6 +122,15 @@ describe('the discovery cache', () => {
     expect(again.stats.dirHits).toBe(1);
   });
 
+  it('moves aside a cache whose tables are not tables', async () => {
+    for (const body of ['"dirs":[],"facts":{}', '"dirs":{},"facts":"none"', '"dirs":{}']) {
+      const path = join(await tempDir(), 'cache.json');
+      await writeFile(path, `{"version":1,"readerVersion":"t",${body}}`);
+      const cache = await DiscoveryCache.open(path, 't', later.now);
+      expect(cache.problems).toEqual([{ path, kind: 'unparsed', reason: expect.stringMatching(/not a table; moved aside/) }]);
+    }
+  });
+
   it('rebuilds silently for another reader version', async () => {
     const dir = await tempDir();
     const path = join(await tempDir(), 'cache.json');

@@ -13,7 +13,6 @@
 import { statSync, type Stats } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
 import type { FileProblem } from '../agents/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { type DirEntry, type DiscoveryFs, type EntryKind, readEntries } from '../fs/dir-listing.js';
@@ -30,29 +29,32 @@ export const racyMs = 2_000;
 type DirRow = [number, number, number, number, string];
 /** [observed at, size, mtimeMs, ctimeMs, ino, value]. */
 type FactRow = [number, number, number, number, number, unknown];
-const headerSchema = z.object({ version: z.number(), readerVersion: z.string() });
-const bodySchema = z.object({ dirs: z.record(z.string(), z.array(z.unknown())), facts: z.record(z.string(), z.array(z.unknown())) });
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isDirRow = (r: unknown[]): r is DirRow => r.length === 5 && r.slice(0, 4).every(isNumber) && typeof r[4] === 'string';
 const isFactRow = (r: unknown[]): r is FactRow => r.length === 6 && r.slice(0, 5).every(isNumber);
 
+const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
- * The rows, each checked for its shape, or the first that is not. A loop, not a schema per row: a
- * schema over every row of a large home cost more than the listings it saves (measured: ~1 s under load).
+ * The rows, each checked for its shape, or where the first that is not lies. A loop, not a schema:
+ * a schema over every row of a large home cost more than the listings it saves (measured: ~1 s
+ * under load), and a record-of-arrays schema over the whole body still cost a tenth of an unchanged scan.
  */
-function checkedRows(body: z.infer<typeof bodySchema>): { dirs: Record<string, DirRow>; facts: Record<string, FactRow> } | string {
-  const dirs: Record<string, DirRow> = {};
-  const facts: Record<string, FactRow> = {};
-  for (const [k, r] of Object.entries(body.dirs)) {
-    if (!isDirRow(r)) return `dirs.${k}`;
-    dirs[k] = r;
+function checkedRows(json: unknown): { dirs: Record<string, DirRow>; facts: Record<string, FactRow> } | string {
+  if (!isTable(json)) return 'the top';
+  const { dirs, facts } = json;
+  if (!isTable(dirs)) return 'dirs';
+  if (!isTable(facts)) return 'facts';
+  for (const k in dirs) {
+    const r = dirs[k];
+    if (!Array.isArray(r) || !isDirRow(r)) return `dirs.${k}`;
   }
-  for (const [k, r] of Object.entries(body.facts)) {
-    if (!isFactRow(r)) return `facts.${k}`;
-    facts[k] = r;
+  for (const k in facts) {
+    const r = facts[k];
+    if (!Array.isArray(r) || !isFactRow(r)) return `facts.${k}`;
   }
-  return { dirs, facts };
+  return { dirs: dirs as Record<string, DirRow>, facts: facts as Record<string, FactRow> };
 }
 
 const letters: Record<EntryKind, string> = { file: 'f', dir: 'd', link: 'l', other: 'o' };
@@ -78,6 +80,8 @@ export class DiscoveryCache implements DiscoveryFs {
   private nextDirs: Record<string, DirRow> = {};
   private nextFacts: Record<string, FactRow> = {};
   private dirty = false;
+  private listed = new Map<string, number>();
+  private statted = new Map<string, Stats>();
   /** What went wrong with the cache file itself (moved aside at load, not saved). */
   readonly problems: FileProblem[] = [];
   /** Counts for the bench and tests: folders listed from the cache and from the disk, facts likewise. */
@@ -103,20 +107,15 @@ export class DiscoveryCache implements DiscoveryFs {
     const read = await readCacheJson(path, 'the discovery cache', this.now, this.problems);
     if (read === null) return;
     const { json } = read;
-    const header = headerSchema.safeParse(json);
+    // Checked by hand, as the rows are: zod's load alone cost a tenth of an unchanged scan's budget.
+    const header = isTable(json) ? json : {};
+    const versioned = typeof header.version === 'number' && typeof header.readerVersion === 'string';
     // Another version's cache is not corrupt, only stale: it is rebuilt without a word.
-    if (header.success && (header.data.version !== discoveryCacheVersion || header.data.readerVersion !== this.readerVersion)) return;
-    const parsed = header.success ? bodySchema.safeParse(json) : header;
-    const rows = parsed.success ? checkedRows(parsed.data) : null;
-    if (rows === null || typeof rows === 'string') {
-      const issue = parsed.success ? undefined : parsed.error.issues[0];
-      const where =
-        typeof rows === 'string'
-          ? ` at ${rows}: not a row`
-          : issue === undefined
-            ? ''
-            : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
-      this.problems.push(await moveAsideCorrupt(path, 'the discovery cache', `not a discovery cache${where}`, this.now()));
+    if (versioned && (header.version !== discoveryCacheVersion || header.readerVersion !== this.readerVersion)) return;
+    const rows = versioned ? checkedRows(json) : 'the header';
+    if (typeof rows === 'string') {
+      const what = rows === 'the header' ? 'a version' : rows.includes('.') ? 'a row' : 'a table';
+      this.problems.push(await moveAsideCorrupt(path, 'the discovery cache', `not a discovery cache at ${rows}: not ${what}`, this.now()));
       return;
     }
     this.dirs = rows.dirs;
@@ -128,8 +127,17 @@ export class DiscoveryCache implements DiscoveryFs {
     return st.mtimeMs === mtimeMs && st.ctimeMs === ctimeMs && st.ino === ino && mtimeMs <= seenAt - racyMs && ctimeMs <= seenAt - racyMs;
   }
 
+  /**
+   * The mtime of each folder this run listed (until `save`): the session index records it (the
+   * listing the scan used, not a later stat) without a second stat.
+   */
+  listedMtimes(): ReadonlyMap<string, number> {
+    return this.listed;
+  }
+
   list(dir: string): DirEntry[] {
     const st = statSync(dir);
+    this.listed.set(dir, st.mtimeMs);
     const row = this.nextDirs[dir] ?? this.dirs[dir];
     if (row !== undefined && st.isDirectory() && DiscoveryCache.same(st, row[0], row[1], row[2], row[3])) {
       this.nextDirs[dir] = row;
@@ -145,11 +153,16 @@ export class DiscoveryCache implements DiscoveryFs {
   }
 
   async derive<T>(path: string, kind: string, decode: (value: unknown) => T | undefined, compute: () => Promise<T>): Promise<T> {
-    let st: Stats;
-    try {
-      st = statSync(path);
-    } catch {
-      return compute(); // gone or unreadable: the reader's own read says how
+    // One stat per file and run: a session's main file is derived from by its reader and again for
+    // its key. A value computed after the stat is never newer than the file the stat describes.
+    let st = this.statted.get(path);
+    if (st === undefined) {
+      try {
+        st = statSync(path);
+      } catch {
+        return compute(); // gone or unreadable: the reader's own read says how
+      }
+      this.statted.set(path, st);
     }
     if (!st.isFile()) return compute();
     const key = `${kind}\u0000${path}`;
@@ -185,6 +198,9 @@ export class DiscoveryCache implements DiscoveryFs {
     this.nextDirs = {};
     this.nextFacts = {};
     this.dirty = false;
+    // A later run (a long-lived process scans again) stats afresh; `listedMtimes` answered stays as it was.
+    this.statted = new Map();
+    this.listed = new Map();
     if (this.path === null || unchanged) return;
     try {
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });

@@ -32,14 +32,26 @@ export function readKnownProjects(stateRoot: string): string[] {
   }
 }
 
+/** This scan's directories first, then the earlier ones, absolute and each once, up to the bound: what `rememberProjects` keeps. */
+export function mergedProjects(seen: Iterable<string>, earlier: readonly string[]): string[] {
+  const next: string[] = [];
+  const kept = new Set<string>();
+  for (const dir of [...seen, ...earlier]) {
+    if (next.length >= maxKnownProjects) break;
+    if (!isAbsolute(dir) || kept.has(dir)) continue;
+    kept.add(dir);
+    next.push(dir);
+  }
+  return next;
+}
+
 /**
  * Puts this scan's directories first, keeps the earlier ones after them, up to the bound. Answers
  * an error message when the list could not be written (the next scan then knows fewer projects).
  */
 export async function rememberProjects(stateRoot: string, seen: Iterable<string>): Promise<string | null> {
   const earlier = readKnownProjects(stateRoot);
-  const next: string[] = [];
-  for (const dir of [...seen, ...earlier]) if (isAbsolute(dir) && !next.includes(dir) && next.length < maxKnownProjects) next.push(dir);
+  const next = mergedProjects(seen, earlier);
   if (next.length === earlier.length && next.every((d, i) => d === earlier[i])) return null;
   try {
     const path = knownProjectsPath(stateRoot);

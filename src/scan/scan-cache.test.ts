@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
@@ -37,6 +37,29 @@ describe('the scan cache', () => {
     const warm = await run(claude, state);
     expect(warm.bad_lines).toEqual(cold.bad_lines);
     expect(warm.usage.size).toBe(1);
+  });
+
+  it('reads a file replaced by one of the same size and mtime afresh, though its first bytes were remembered', async () => {
+    const { claude, state } = await home();
+    // A clock a minute ahead: every file is past the racy window, so the remembered prefix is trusted.
+    const later = { now: () => Date.now() + 60_000 };
+    const scanLater = () =>
+      scan({ agents: [{ reader: claudeCodeReader, homes: [claude] }], stateRoot: state, userHome: null, readerVersion: 't', clock: later });
+    const main = (await scanLater()).sessions[0]?.file ?? '';
+    const path = main.startsWith('/') ? main : join(claude, main);
+    // Whole seconds long past, as a coarse-grained filesystem would leave them.
+    const pinnedAt = Math.floor(Date.now() / 1000) - 3600;
+    await utimes(path, pinnedAt, pinnedAt);
+    await scanLater();
+    expect((await scanLater()).sessions[0]?.first_ask).toBe('hello');
+    const before = await stat(path);
+    const aside = `${path}.new`;
+    await writeFile(aside, (await readFile(path, 'utf8')).replace('hello', 'howdy'));
+    await utimes(aside, pinnedAt, pinnedAt);
+    await rename(aside, path);
+    expect((await stat(path)).size).toBe(before.size);
+    expect((await stat(path)).mtimeMs).toBe(before.mtimeMs);
+    expect((await scanLater()).sessions[0]?.first_ask).toBe('howdy');
   });
 
   it('quarantines a corrupt cache file, rebuilds it and says so', async () => {

@@ -4,63 +4,32 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
-import { type FileProblem, problemKinds } from '../agents/types.js';
+import type { FileProblem } from '../agents/types.js';
 import { errorMessage } from '../fs/errors.js';
-import { agentIds } from '../record/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
-import { usageBucketsSchema } from '../usage/buckets-schema.js';
+import type { UsageBuckets } from '../usage/buckets.js';
 import type { SessionRow } from './session-row.js';
 import { moveAsideCorrupt, readCacheJson } from './move-aside.js';
 
 /** Bump when a reader's output or the entry's shape changes so stale rows are never served. */
 export const scanCacheVersion = 5;
 
-const count = z.number().int().nonnegative();
-const totalsSchema = z.object({
-  input_tokens: count,
-  output_tokens: count,
-  cache_read_tokens: count,
-  cache_creation_tokens: count,
-  reasoning_tokens: count,
-  cost_usd: z.number().nullable(),
-});
-const rowSchema = z.object({
-  agent: z.enum(agentIds),
-  session_id: z.string(),
-  name: z.string().nullable(),
-  repo: z.string(),
-  branch: z.string().nullable(),
-  first_ask: z.string().nullable(),
-  models: z.array(z.string()),
-  started_at: z.string().nullable(),
-  ended_at: z.string().nullable(),
-  turns: count,
-  tool_calls: count,
-  totals: totalsSchema,
-  totals_with_subagents: totalsSchema,
-  subagents: count,
-  file: z.string(),
-  home: z.string(),
-  bad_lines: count,
-}) satisfies z.ZodType<SessionRow>;
-const problemSchema = z.object({ path: z.string(), kind: z.enum(problemKinds), reason: z.string() }) satisfies z.ZodType<FileProblem>;
-const badLinesSchema = z.object({ path: z.string(), count: count });
-const entrySchema = z.object({
-  key: z.string(),
-  row: rowSchema.nullable(),
-  problems: z.array(problemSchema),
-  cwds: z.array(z.string()),
-  bad_lines: z.array(badLinesSchema),
-  usage: usageBucketsSchema.nullable(),
-});
-const headerSchema = z.object({ version: z.number(), readerVersion: z.string() });
-const cacheFileSchema = z.object({
-  version: z.literal(scanCacheVersion),
-  readerVersion: z.string(),
-  digest: z.string(),
-  entries: z.record(z.string(), entrySchema),
-});
+/** One cached session: its key, its row (null: no session in its files) and what reading it found. */
+export interface CachedEntry {
+  key: string;
+  row: SessionRow | null;
+  problems: FileProblem[];
+  cwds: string[];
+  bad_lines: { path: string; count: number }[];
+  usage: UsageBuckets | null;
+}
+
+/** The header fields, checked by hand (zod loads only for a file that fails its digest: scan-cache-schema.ts). */
+function headerOf(json: unknown): { version: unknown; readerVersion: unknown; digest: unknown; entries: unknown } | null {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return null;
+  const o = json as Record<string, unknown>;
+  return { version: o.version, readerVersion: o.readerVersion, digest: o.digest, entries: o.entries };
+}
 
 /** What `save` writes between the header and the final brace: the entries' JSON follows it. */
 const entriesMark = ',"entries":';
@@ -79,8 +48,6 @@ function untouched(text: string, digest: unknown): boolean {
   const at = text.indexOf(entriesMark);
   return typeof digest === 'string' && at >= 0 && text.endsWith('}') && entriesDigest(text.slice(at + entriesMark.length, -1)) === digest;
 }
-
-export type CachedEntry = z.infer<typeof entrySchema>;
 
 /** The cache file under a state root. */
 export function scanCachePath(stateRoot: string): string {
@@ -112,27 +79,21 @@ export class ScanCache {
     if (read === null) return;
     const { text, json } = read;
     // Another version's cache is not corrupt, only stale: it is rebuilt without a word.
-    const header = headerSchema.safeParse(json);
-    if (header.success && (header.data.version !== scanCacheVersion || header.data.readerVersion !== this.readerVersion)) return;
-    if (
-      header.success &&
-      typeof json === 'object' &&
-      json !== null &&
-      'digest' in json &&
-      'entries' in json &&
-      untouched(text, json.digest)
-    ) {
-      this.entries = json.entries as Record<string, CachedEntry>;
+    const header = headerOf(json);
+    if (typeof header?.version === 'number' && typeof header.readerVersion === 'string') {
+      if (header.version !== scanCacheVersion || header.readerVersion !== this.readerVersion) return;
+      if (header.entries !== undefined && untouched(text, header.digest)) {
+        this.entries = header.entries as Record<string, CachedEntry>;
+        return;
+      }
+    }
+    const { checkedEntries } = await import('./scan-cache-schema.js');
+    const checked = checkedEntries(json);
+    if ('where' in checked) {
+      await this.quarantine(path, `not a scan cache${checked.where}`, now);
       return;
     }
-    const parsed = cacheFileSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue === undefined ? '' : ` at ${issue.path.join('.') || 'the top'}: ${issue.message}`;
-      await this.quarantine(path, `not a scan cache${where}`, now);
-      return;
-    }
-    this.entries = parsed.data.entries;
+    this.entries = checked.entries;
   }
 
   private async quarantine(path: string, why: string, now: () => number): Promise<void> {
@@ -153,11 +114,10 @@ export class ScanCache {
     } catch {
       return [];
     }
-    const header = headerSchema.safeParse(json);
-    if (!header.success || header.data.version !== scanCacheVersion || header.data.readerVersion !== readerVersion) return [];
-    if (typeof json !== 'object' || json === null || !('digest' in json) || !('entries' in json) || !untouched(text, json.digest))
-      return [];
-    return Object.values(json.entries as Record<string, CachedEntry>).flatMap((e) => (e.row === null ? [] : [e.row]));
+    const header = headerOf(json);
+    if (header === null || header.version !== scanCacheVersion || header.readerVersion !== readerVersion) return [];
+    if (header.entries === undefined || !untouched(text, header.digest)) return [];
+    return Object.values(header.entries as Record<string, CachedEntry>).flatMap((e) => (e.row === null ? [] : [e.row]));
   }
 
   get(id: string, key: string): CachedEntry | undefined {

@@ -10,7 +10,7 @@ import { ScanCache, type CachedEntry } from './scan-cache.js';
 import { sessionKey } from './session-key.js';
 import { DiscoveryCache, discoveryCachePath } from './discovery-cache.js';
 import { type SessionSummary, summariseSession } from './summarise.js';
-import { rememberProjects } from './known-projects.js';
+import { mergedProjects, readKnownProjects, rememberProjects } from './known-projects.js';
 import { writeSessionIndex } from './session-index.js';
 import type { SessionRow } from './session-row.js';
 import type { UsageBuckets } from '../usage/buckets.js';
@@ -31,6 +31,11 @@ export interface ScanOptions {
   parsePool?: ParsePoolOptions;
   /** When things happen, for the discovery cache's racy rule (tests step it). Default: the system clock. */
   clock?: Clock;
+  /**
+   * The agents whose homes come from the projects scans learn (Aider), with their homes for this
+   * list of projects: the scan looks in the homes it adds before it answers. None: homes as given.
+   */
+  learnedHomes?: (projects: readonly string[]) => Promise<AgentHomes[]>;
 }
 
 export interface RootReport {
@@ -144,96 +149,140 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     }
   };
 
-  // Cached sessions first (cheap), then the misses, largest first so the work spreads evenly.
-  const misses: Miss[] = [];
   const keyed: { session: DiscoveredSession; key: string }[] = [];
-  for (const { reader, session } of sessions) {
-    const id = `${session.agent}:${session.path}`;
-    try {
-      const key = await sessionKey(session);
-      keyed.push({ session, key });
-      const hit = cache.get(id, key);
-      if (hit !== undefined) {
-        take(hit);
+  /** Keys the sessions, takes the cached ones and summarises the rest. */
+  const summariseAll = async (list: readonly { reader: AgentReader; session: DiscoveredSession }[]): Promise<void> => {
+    // Cached sessions first (cheap), then the misses, largest first so the work spreads evenly.
+    const misses: Miss[] = [];
+    for (const { reader, session } of list) {
+      const id = `${session.agent}:${session.path}`;
+      try {
+        const key = await sessionKey(session, found);
+        keyed.push({ session, key });
+        const hit = cache.get(id, key);
+        if (hit !== undefined) {
+          take(hit);
+          tick();
+        } else {
+          misses.push({ reader, session, id, key, bytes: session.files.reduce((n, f) => n + f.size, 0) });
+        }
+      } catch (error) {
+        problems.push({ path: session.path, kind: 'unreadable', reason: errorMessage(error) });
         tick();
-      } else {
-        misses.push({ reader, session, id, key, bytes: session.files.reduce((n, f) => n + f.size, 0) });
       }
-    } catch (error) {
-      problems.push({ path: session.path, kind: 'unreadable', reason: errorMessage(error) });
-      tick();
     }
-  }
-  misses.sort((a, b) => b.bytes - a.bytes);
+    misses.sort((a, b) => b.bytes - a.bytes);
 
-  // The pool is sized by the bytes of files one session reads alone. Sessions kept in a shared
-  // database (Goose, Crush) gain nothing from a worker, which opens that database again and costs
-  // more CPU than it saves (measured: goose 1.5-1.7 s of CPU without the pool, 2.1-2.7 s with).
-  const readers = new Map<string, { size: number; sessions: number }>();
-  for (const m of misses)
-    for (const f of m.session.files) {
-      const seen = readers.get(f.path);
-      readers.set(f.path, { size: f.size, sessions: (seen?.sessions ?? 0) + 1 });
-    }
-  let ownBytes = 0;
-  for (const { size, sessions } of readers.values()) if (sessions === 1) ownBytes += size;
-  const pool = ParsePool.create(ownBytes, opts.parsePool, [...new Set(misses.map((m) => m.session.agent))]);
-  const summarised = async (m: Miss, summary: Promise<SessionSummary>): Promise<void> => {
-    try {
-      const s = await summary;
-      const entry: CachedEntry = { key: m.key, row: s.row, problems: s.problems, cwds: s.cwds, bad_lines: s.badLines, usage: s.usage };
-      cache.put(m.id, entry);
-      take(entry);
-    } catch (error) {
-      problems.push({ path: m.session.path, kind: 'unreadable', reason: errorMessage(error) });
-    }
-    tick();
-  };
-  // Workers take the largest sessions first; this thread takes the smallest, so it comes back to
-  // the event loop often and a worker that answers is handed its next session at once.
-  let head = 0;
-  let tail = misses.length - 1;
-  const fromHead = (): Miss | undefined => (head <= tail ? misses[head++] : undefined);
-  const fromTail = (): Miss | undefined => (head <= tail ? misses[tail--] : undefined);
-  const inProcess = async (next: () => Miss | undefined, yieldBetween: boolean): Promise<void> => {
-    for (let m = next(); m !== undefined; m = next()) {
-      await summarised(m, summariseSession(m.reader, m.session, opts.userHome));
-      if (yieldBetween) await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
-  const onWorker = async (p: ParsePool): Promise<void> => {
-    for (;;) {
-      // A worker first, then a session: none waits in a worker that is still loading.
-      const w = await p.acquire();
-      if (w === null) return inProcess(fromHead, false); // every worker gone (or nothing left)
-      const m = fromHead();
-      if (m === undefined) {
-        p.release(w);
-        return;
+    // The pool is sized by the bytes of files one session reads alone. Sessions kept in a shared
+    // database (Goose, Crush) gain nothing from a worker, which opens that database again and costs
+    // more CPU than it saves (measured: goose 1.5-1.7 s of CPU without the pool, 2.1-2.7 s with).
+    const readers = new Map<string, { size: number; sessions: number }>();
+    for (const m of misses)
+      for (const f of m.session.files) {
+        const seen = readers.get(f.path);
+        readers.set(f.path, { size: f.size, sessions: (seen?.sessions ?? 0) + 1 });
       }
-      await summarised(m, p.summariseOn(w, m.reader, m.session, opts.userHome));
+    let ownBytes = 0;
+    for (const { size, sessions } of readers.values()) if (sessions === 1) ownBytes += size;
+    const pool = ParsePool.create(ownBytes, opts.parsePool, [...new Set(misses.map((m) => m.session.agent))]);
+    const summarised = async (m: Miss, summary: Promise<SessionSummary>): Promise<void> => {
+      try {
+        const s = await summary;
+        const entry: CachedEntry = { key: m.key, row: s.row, problems: s.problems, cwds: s.cwds, bad_lines: s.badLines, usage: s.usage };
+        cache.put(m.id, entry);
+        take(entry);
+      } catch (error) {
+        problems.push({ path: m.session.path, kind: 'unreadable', reason: errorMessage(error) });
+      }
+      tick();
+    };
+    // Workers take the largest sessions first; this thread takes the smallest, so it comes back to
+    // the event loop often and a worker that answers is handed its next session at once.
+    let head = 0;
+    let tail = misses.length - 1;
+    const fromHead = (): Miss | undefined => (head <= tail ? misses[head++] : undefined);
+    const fromTail = (): Miss | undefined => (head <= tail ? misses[tail--] : undefined);
+    const inProcess = async (next: () => Miss | undefined, yieldBetween: boolean): Promise<void> => {
+      for (let m = next(); m !== undefined; m = next()) {
+        await summarised(m, summariseSession(m.reader, m.session, opts.userHome));
+        if (yieldBetween) await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const onWorker = async (p: ParsePool): Promise<void> => {
+      for (;;) {
+        // A worker first, then a session: none waits in a worker that is still loading.
+        const w = await p.acquire();
+        if (w === null) return inProcess(fromHead, false); // every worker gone (or nothing left)
+        const m = fromHead();
+        if (m === undefined) {
+          p.release(w);
+          return;
+        }
+        await summarised(m, p.summariseOn(w, m.reader, m.session, opts.userHome));
+      }
+    };
+    try {
+      if (pool === null) await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, () => inProcess(fromHead, false)));
+      else {
+        // Once this thread finds the list empty, no worker still loading is waited for.
+        const here = inProcess(fromTail, true).then(() => pool.stopWaiting());
+        await Promise.all([here, ...Array.from({ length: pool.size }, () => onWorker(pool))]);
+      }
+    } finally {
+      await pool?.close();
     }
   };
-  try {
-    if (pool === null) await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, () => inProcess(fromHead, false)));
-    else {
-      // Once this thread finds the list empty, no worker still loading is waited for.
-      const here = inProcess(fromTail, true).then(() => pool.stopWaiting());
-      await Promise.all([here, ...Array.from({ length: pool.size }, () => onWorker(pool))]);
+  await summariseAll(sessions);
+
+  // A cold scan learns the projects its sessions ran in only now: the agents that keep logs inside
+  // projects (Aider) are looked for in them at once, so this scan lists what the next one will.
+  if (opts.learnedHomes !== undefined && opts.stateRoot !== null) {
+    rows.sort(newestFirst);
+    const ran = rows.flatMap((r) => cwds.get(`${r.agent}:${r.session_id}`) ?? []);
+    for (const agent of await opts.learnedHomes(mergedProjects(ran, readKnownProjects(opts.stateRoot)))) {
+      const scanned = opts.agents.find((a) => a.reader.id === agent.reader.id);
+      if (scanned === undefined) continue;
+      const added = agent.homes.filter((h) => !scanned.homes.includes(h));
+      if (added.length === 0) continue;
+      const more = await discoverAll(
+        [{ ...agent, homes: added, linkFree: (agent.linkFree ?? []).filter((h) => added.includes(h)) }],
+        found,
+      );
+      problems.push(...more.problems);
+      sessions.push(...more.sessions);
+      await summariseAll(more.sessions);
+      // Its roots in the order its homes now have, as the next scan lists them.
+      const counts = new Map<string, number>();
+      for (const r of [...roots, ...more.roots]) if (r.agent === agent.reader.id) counts.set(r.path, r.sessions);
+      const first = roots.findIndex((r) => r.agent === agent.reader.id);
+      const mine = agent.homes.map((path) => ({ agent: agent.reader.id, path, sessions: counts.get(path) ?? 0 }));
+      const others = roots.filter((r) => r.agent !== agent.reader.id);
+      const at = first < 0 ? others.length : first;
+      roots.splice(0, roots.length, ...others.slice(0, at), ...mine, ...others.slice(at));
     }
-  } finally {
-    await pool?.close();
   }
   await cache.save(new Set(opts.agents.map((a) => a.reader.id)));
+  const listed = found.listedMtimes();
   await found.save();
   cache.problems.push(...found.problems);
   if (opts.stateRoot !== null) {
-    // Where sessions ran is where agents that keep logs inside projects (Aider) are looked for next time.
-    const failed = await rememberProjects(opts.stateRoot, [...cwds.values()].flat());
+    // Where sessions ran is where agents that keep logs inside projects (Aider) are looked for next
+    // time, newest session first: an order that does not hang on which session a cold scan finished
+    // first, so the next scan lists Aider's homes as the one after it does.
+    rows.sort(newestFirst);
+    const ran = rows.flatMap((r) => cwds.get(`${r.agent}:${r.session_id}`) ?? []);
+    const failed = await rememberProjects(opts.stateRoot, ran);
     if (failed !== null)
       cache.problems.push({ path: opts.stateRoot, kind: 'unreadable', reason: `could not save the known projects: ${failed}` });
     // `show`, `tail` and `rename` find a session by id through this index instead of walking every home.
-    const indexProblem = await writeSessionIndex(opts.stateRoot, opts.readerVersion, roots, keyed);
+    const indexProblem = await writeSessionIndex(
+      opts.stateRoot,
+      opts.readerVersion,
+      roots,
+      keyed,
+      () => clock.now(),
+      (dir) => listed.get(dir),
+    );
     if (indexProblem !== null) cache.problems.push(indexProblem);
   }
 

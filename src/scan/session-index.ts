@@ -80,10 +80,10 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export const homeKey = (agent: string, home: string): string => `${agent}\u0000${home}`;
 
-function folderMtime(path: string, now: number): number {
-  const st = statSync(path, { throwIfNoEntry: false });
-  if (st === undefined) return absent;
-  return now - st.mtimeMs < racyMs ? racy : st.mtimeMs;
+function folderMtime(path: string, now: number, listed?: number): number {
+  const mtimeMs = listed ?? statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+  if (mtimeMs === undefined) return absent;
+  return now - mtimeMs < racyMs ? racy : mtimeMs;
 }
 
 function containerStamp(path: string): string {
@@ -107,6 +107,7 @@ function foldersOf(session: DiscoveredSession, into: Set<string>): void {
 /**
  * Writes the index for what a scan found (skipped when the same file is there already). Returns
  * what was wrong with the file there (not an index: rebuilt) or why it could not be written, else null.
+ * `listedMtime`: a folder's mtime as the scan's discovery listed it (else it is stat'ed here).
  */
 export async function writeSessionIndex(
   stateRoot: string,
@@ -114,6 +115,7 @@ export async function writeSessionIndex(
   roots: readonly { agent: string; path: string }[],
   sessions: readonly { session: DiscoveredSession; key: string }[],
   now: () => number = Date.now,
+  listedMtime: (dir: string) => number | undefined = () => undefined,
 ): Promise<FileProblem | null> {
   const dirs = new Set(roots.map((r) => r.path));
   const fileUse = new Map<string, number>();
@@ -123,9 +125,11 @@ export async function writeSessionIndex(
   }
   const at = now();
   const folders: Record<string, number> = {};
-  for (const dir of [...dirs].sort()) folders[dir] = folderMtime(dir, at);
+  for (const dir of [...dirs].sort()) folders[dir] = folderMtime(dir, at, listedMtime(dir));
   const containers: Record<string, string> = {};
-  for (const [path, uses] of [...fileUse].sort(([a], [b]) => byText(a, b))) if (uses > 1) containers[path] = containerStamp(path);
+  // Shared files only, then sorted: sorting every file of a large home first cost more than the rest (measured).
+  const shared = [...fileUse].flatMap(([path, uses]) => (uses > 1 ? [path] : [])).sort(byText);
+  for (const path of shared) containers[path] = containerStamp(path);
   // Sorted, so that an unchanged home writes the same text and the file is left alone: the order
   // of Aider's homes (the known projects) moves from one scan to the next. Agents keep the scan's order.
   const rank = new Map<string, number>();

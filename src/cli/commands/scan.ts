@@ -70,6 +70,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
     userHome: ctx.userHome,
     readerVersion: ctx.version,
     onProgress: (d, t) => progress.update(d, t),
+    ...(ctx.projectHomes === undefined ? {} : { learnedHomes: ctx.projectHomes }),
   });
   progress.done();
   const problems = (await applySessionNames(report.sessions, ctx.stateRoot)).map((w) => ({
