@@ -68,15 +68,9 @@ export function splitSegmentFile(buf: Buffer): SplitFile {
   return { state: 'ok', filter: buf.subarray(fileHeaderBytes, at), body: buf.subarray(at) };
 }
 
-/** Whether a record's fold is its plain lower-case, so it folds inside a run of records in one call. */
-export function isPlainFold(text: string, folded: Folded): boolean {
-  return folded.map === null && !text.includes('\u0000');
-}
-
 /** The body's bytes; `folds` (the records' folds, when the caller has them) saves folding twice. */
 export function serialiseSegment(s: Segment, folds?: readonly Folded[]): Buffer {
-  const plain = s.records.map((r, i) => isPlainFold(r.text, folds?.[i] ?? fold(r.text)));
-  return encodeBody(s, s.records, plain);
+  return encodeBody(s, s.records, folds ?? s.records.map((r) => fold(r.text)));
 }
 
 /**

@@ -28,19 +28,14 @@ export interface LoadedSegment {
 }
 
 /**
- * Folds a body's records into the hay. Records whose fold is their plain lower-case (the writer
- * flags them; all of them in most logs) are lower-cased a run at a time, straight from the text
- * block, whose NUL separators are already where the hay needs them: one call for a whole segment
- * in the common case, where folding record by record was a cold query's largest step. Null when a
- * run's lower-case changes its length (a flag that lies: a corrupt file).
+ * The hay of a body. Plain records are stored folded (segment-body.ts), their NUL separators
+ * already where the hay needs them: a segment of them is its own hay, with no work at all, where
+ * folding record by record was a cold query's largest step. Other records are folded here.
  */
-export function prepareSegment(file: string, body: SegmentBody): LoadedSegment | null {
+export function prepareSegment(file: string, body: SegmentBody): LoadedSegment {
   const n = body.count;
   const text = body.text;
-  if (body.allPlain) {
-    const hay = text.toLowerCase();
-    return hay.length === text.length ? { file, body, hay, starts: body.textStarts, maps: null } : null;
-  }
+  if (body.allPlain) return { file, body, hay: text, starts: body.textStarts, maps: null };
   const starts = new Uint32Array(n + 1);
   const maps = new Array<Uint32Array | null>(n).fill(null);
   const parts: string[] = [];
@@ -49,17 +44,16 @@ export function prepareSegment(file: string, body: SegmentBody): LoadedSegment |
     let j = i;
     while (j < n && body.isPlain(j)) j++;
     if (j > i) {
-      // Records i..j-1, their separators included (the last one's is added below).
+      // Records i..j-1 as stored, with the separators between them.
       const from = body.textStarts[i] as number;
-      const run = text.slice(from, (body.textStarts[j] as number) - 1).toLowerCase();
-      if (run.length !== (body.textStarts[j] as number) - 1 - from) return null;
+      const run = text.slice(from, (body.textStarts[j] as number) - 1);
       for (let k = i; k < j; k++) starts[k] = at + (body.textStarts[k] as number) - from;
       parts.push(run);
       at += run.length + 1;
       i = j;
       continue;
     }
-    const f = fold(body.textOf(i));
+    const f = fold(body.stored(i));
     starts[i] = at;
     maps[i] = f.map;
     parts.push(f.text);
@@ -87,14 +81,14 @@ export function recordAt(s: LoadedSegment, at: number): number {
 }
 
 /**
- * Bytes a resident segment holds: its body (text, record lines, columns), the folded hay (one byte
- * a char for a Latin-1 string, as V8 stores it, else two) and the offset maps.
+ * Bytes a resident segment holds: its body (text, record lines, columns), the hay when it is not
+ * the body's text itself (two bytes a char: folding can add marks beyond Latin-1) and the maps.
  */
 function costOf(s: LoadedSegment): number {
   let maps = 0;
   for (const m of s.maps ?? []) if (m !== null) maps += m.byteLength;
-  const hayBytes = s.body.charBytes === 1 && s.maps === null ? 1 : 2;
-  return s.body.bytes + s.hay.length * hayBytes + s.starts.byteLength + maps;
+  const hay = s.hay === s.body.text ? 0 : s.hay.length * 2 + s.starts.byteLength;
+  return s.body.bytes + hay + maps;
 }
 
 /**
@@ -190,11 +184,11 @@ export class ShardCache {
     }
     const opened = openSegment(buf);
     if (opened.state === 'stale') return opened;
-    const loaded = opened.state === 'ok' ? prepareSegment(file, opened.body) : null;
-    if (loaded === null) {
+    if (opened.state === 'corrupt') {
       await this.condemn(file);
       return { state: 'corrupt' };
     }
+    const loaded = prepareSegment(file, opened.body);
     this.segments.set(file, loaded, costOf(loaded));
     return { state: 'ok', segment: loaded, freshBytes: buf.length };
   }
