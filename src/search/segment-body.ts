@@ -16,10 +16,11 @@
 // Other records are stored as they are and folded when loaded.
 // Latin-1 or UTF-16LE rather than UTF-8: both decode as a copy (UTF-8 took ~10x longer on a
 // multi-MB block), and UTF-16LE keeps a lone surrogate exactly.
+import { endianness } from 'node:os';
 import { crc32 } from './checksum.js';
 import type { MessageRecord } from '../record/message-index.js';
 import type { Folded } from './fold.js';
-import { headSchema, isNum, isRecordMeta, recordMeta, type RecordMeta, type SegmentHead } from './segment-wire.js';
+import { headSchema, isRecordMeta, recordMeta, type RecordMeta, type SegmentHead } from './segment-wire.js';
 
 const fixedBytes = 24;
 const encodings = ['latin1', 'utf16le'] as const;
@@ -100,7 +101,8 @@ export class SegmentBody {
     readonly count: number,
     readonly ts: Float64Array,
     private readonly flags: Uint8Array,
-    private readonly lineEnds: Uint32Array,
+    /** Where record i's line starts in `lines`; `lineOffsets[n]` is where the last one ends. */
+    private readonly lineOffsets: Uint32Array,
     private readonly lines: Buffer,
     private readonly caseMap: Uint8Array,
     /** The records' texts as stored (plain ones folded) joined by NUL. */
@@ -115,7 +117,7 @@ export class SegmentBody {
 
   /** Bytes this view keeps alive (the text, the record lines, the columns). */
   get bytes(): number {
-    const columns = this.ts.byteLength + this.flags.length + 8 * (this.count + 1) + this.caseMap.length;
+    const columns = this.ts.byteLength + this.flags.length + this.lineOffsets.byteLength + this.textStarts.byteLength + this.caseMap.length;
     return this.text.length * this.charBytes + this.lines.length + columns;
   }
 
@@ -165,7 +167,7 @@ export class SegmentBody {
     if (hit !== undefined) return hit;
     let v: unknown;
     try {
-      v = JSON.parse(this.lines.toString('utf8', i === 0 ? 0 : this.lineEnds[i - 1], this.lineEnds[i]));
+      v = JSON.parse(this.lines.toString('utf8', this.lineOffsets[i], this.lineOffsets[i + 1]));
     } catch {
       return null;
     }
@@ -205,6 +207,19 @@ export class SegmentBody {
   }
 }
 
+const littleEndian = endianness() === 'LE';
+
+/** A copy of `count` little-endian numbers of `bytes` bytes each, in the host's order for a typed array. */
+function column(body: Buffer, from: number, count: number, bytes: 4 | 8): ArrayBufferLike {
+  const copy = new Uint8Array(body.subarray(from, from + count * bytes));
+  if (!littleEndian) {
+    const swapped = Buffer.from(copy.buffer, copy.byteOffset, copy.byteLength);
+    if (bytes === 4) swapped.swap32();
+    else swapped.swap64();
+  }
+  return copy.buffer;
+}
+
 function parseHead(body: Buffer, from: number, to: number): SegmentHead | null {
   try {
     const head = headSchema.safeParse(JSON.parse(body.toString('utf8', from, to)));
@@ -220,12 +235,11 @@ function parseHead(body: Buffer, from: number, to: number): SegmentHead | null {
  */
 export function openBody(body: Buffer): SegmentBody | null {
   if (body.length < fixedBytes || crc32(body.subarray(4)) !== body.readUInt32LE(0)) return null;
-  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  const n = view.getUint32(4, true);
-  const headBytes = view.getUint32(8, true);
-  const lineBytes = view.getUint32(12, true);
-  const chars = view.getUint32(16, true);
-  const enc = encodings[view.getUint32(20, true)];
+  const n = body.readUInt32LE(4);
+  const headBytes = body.readUInt32LE(8);
+  const lineBytes = body.readUInt32LE(12);
+  const chars = body.readUInt32LE(16);
+  const enc = encodings[body.readUInt32LE(20)];
   if (enc === undefined) return null;
   const width = enc === 'latin1' ? 1 : 2;
   const headEnd = fixedBytes + headBytes;
@@ -239,29 +253,24 @@ export function openBody(body: Buffer): SegmentBody | null {
   if (textFrom + chars * width !== body.length) return null;
   const head = parseHead(body, fixedBytes, headEnd);
   if (head === null) return null;
-  const ts = new Float64Array(n);
-  const flags = new Uint8Array(n);
-  const lineEnds = new Uint32Array(n);
-  const starts = new Uint32Array(n + 1);
-  if (view.getUint32(linesAt, true) !== 0 || view.getUint32(startsAt, true) !== 0) return null;
-  let lastLine = 0;
+  const ts = new Float64Array(column(body, tsAt, n, 8));
+  const flags = new Uint8Array(body.subarray(flagsAt, flagsAt + n));
+  const lineOffsets = new Uint32Array(column(body, linesAt, n + 1, 4));
+  const starts = new Uint32Array(column(body, startsAt, n + 1, 4));
+  if (lineOffsets[0] !== 0 || lineOffsets[n] !== lineBytes || starts[0] !== 0 || starts[n] !== (n === 0 ? 0 : chars + 1)) return null;
   for (let i = 0; i < n; i++) {
-    const t = view.getFloat64(tsAt + 8 * i, true);
-    const f = body[flagsAt + i] as number;
-    const lineEnd = view.getUint32(linesAt + 4 * (i + 1), true);
-    const start = view.getUint32(startsAt + 4 * (i + 1), true);
-    // Each text is followed by its NUL, so every start moves on by at least one.
-    if (!isNum(t) || (f & ~(flagSubagent | flagPlain)) !== 0 || lineEnd <= lastLine || start <= (starts[i] as number)) return null;
-    ts[i] = t;
-    flags[i] = f;
-    lineEnds[i] = lastLine = lineEnd;
-    starts[i + 1] = start;
+    // Each text is followed by its NUL, so every start moves on by at least one; each line is `{…}`.
+    const bad =
+      !Number.isFinite(ts[i]) ||
+      ((flags[i] as number) & ~(flagSubagent | flagPlain)) !== 0 ||
+      (lineOffsets[i + 1] as number) <= (lineOffsets[i] as number) ||
+      (starts[i + 1] as number) <= (starts[i] as number);
+    if (bad) return null;
   }
-  if (lastLine !== lineBytes || (starts[n] as number) !== (n === 0 ? 0 : chars + 1)) return null;
   // Copied out, so the file's buffer is not kept alive by a slice of it.
   const caseMap = new Uint8Array(body.subarray(caseAt, linesFrom));
   const lines = Buffer.from(body.subarray(linesFrom, textFrom));
   const text = body.toString(enc, textFrom, body.length);
   if (text.length !== chars) return null;
-  return new SegmentBody(head, n, ts, flags, lineEnds, lines, caseMap, text, starts, width === 2 ? 2 : 1);
+  return new SegmentBody(head, n, ts, flags, lineOffsets, lines, caseMap, text, starts, width === 2 ? 2 : 1);
 }

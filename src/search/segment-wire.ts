@@ -21,7 +21,7 @@ export function recordMeta(r: MessageRecord): RecordMeta {
   return out;
 }
 
-export const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const optional = <T>(v: unknown, is: (x: unknown) => x is T): boolean => v === undefined || is(v);
 const isTrue = (v: unknown): v is true => v === true;
