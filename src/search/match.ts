@@ -3,7 +3,7 @@
 // fresh-load budgets are checked as it goes (inside the record loop too: one shard can be huge).
 import type { MessageRecord } from '../record/message-index.js';
 import type { AgentId } from '../record/types.js';
-import { firstOccurrence } from './fold.js';
+import { acceptMatch, firstOccurrence } from './fold.js';
 import type { ManifestEntry } from './manifest.js';
 import { queryLimits } from './query-parse.js';
 import { recordAt, recordView, type LoadedSegment, type ShardCache } from './shard-cache.js';
@@ -108,9 +108,12 @@ export async function matchSession(
     if (active === null) return null;
   }
   const top: Omit<HitRef, 'record'>[] = [];
+  const max = queryLimits.hitsPerSession;
   let total = 0;
   let base = 0;
   let steps = 0;
+  // Where each term was last found: in the record that all of them agree on, once they do.
+  const found = new Array<number>(terms.length).fill(0);
   for (const [si, ref] of entry.segments.entries()) {
     const seg = loaded.get(ref.file);
     if (seg === undefined || passing[si] !== true) {
@@ -128,7 +131,8 @@ export async function matchSession(
         const at = hay.indexOf(terms[k] as string, starts[target] as number);
         if (at === -1) break scan;
         if (++steps % clockEvery === 0 && budget.timedOut) return 'timeout';
-        const r = recordAt(seg, at);
+        found[k] = at;
+        const r = at < (starts[target + 1] as number) ? target : recordAt(seg, at);
         if (r === target) agreed++;
         else {
           target = r;
@@ -139,16 +143,28 @@ export async function matchSession(
       const ts = body.ts[i] as number;
       const isActive = active === null ? true : active[base + i] !== false;
       if (ts < f.horizon || (!f.subagents && body.isSubagent(i)) || (!f.superseded && !isActive)) continue;
+      // Every term where it was found (no NUL in a term, so inside the record), else further on in it.
       const view = recordView(seg, i);
-      if (!terms.every((t) => firstOccurrence(view, t) !== -1)) continue;
+      let every = true;
+      for (let k = 0; k < terms.length && every; k++) {
+        const t = terms[k] as string;
+        const at = found[k] as number;
+        every = acceptMatch(view, at, at + t.length) || firstOccurrence(view, t) !== -1;
+      }
+      if (!every) continue;
       total++;
-      const h = { seg, index: i, order: base + i, ts, active: isActive };
-      if (top.length < queryLimits.hitsPerSession) {
-        top.push(h);
-        top.sort(byRecent);
-      } else if (byRecent(h, top[top.length - 1] as Omit<HitRef, 'record'>) < 0) {
-        top[top.length - 1] = h;
-        top.sort(byRecent);
+      // The most recent hits, kept in order by insertion (most hits are not among them).
+      const order = base + i;
+      const last = top[top.length - 1];
+      if (top.length === max && last !== undefined && byRecent({ ts, order }, last) >= 0) continue;
+      if (top.length === max) top.pop();
+      top.push({ seg, index: i, order, ts, active: isActive });
+      for (let p = top.length - 1; p > 0; p--) {
+        const a = top[p] as (typeof top)[number];
+        const b = top[p - 1] as (typeof top)[number];
+        if (byRecent(a, b) >= 0) break;
+        top[p - 1] = a;
+        top[p] = b;
       }
     }
     base += ref.records;

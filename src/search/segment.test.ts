@@ -204,4 +204,15 @@ describe('a store of generation files', () => {
     expect((await find(root, 'resealed')).sessions).toEqual([]);
     expect((await readdir(storePaths(root).quarantine)).some((n) => n.startsWith(file))).toBe(true);
   });
+
+  it('matches a term whose first occurrence in a message is refused (part of an accented letter) at a later one', async () => {
+    const { root } = await indexedStore('Café first, then cafe and reply');
+    const hit = (await find(root, 'reply cafe')).sessions[0]?.hits[0];
+    expect(hit?.ranges).toEqual([
+      [18, 22],
+      [27, 32],
+    ]);
+    const { root: other } = await indexedStore('only Café here, reply');
+    expect((await find(other, 'reply cafe')).sessions).toEqual([]);
+  });
 });
