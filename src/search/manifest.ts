@@ -9,9 +9,11 @@ import type { FileCursor } from './file-cursor.js';
 export const manifestSchema = 1;
 /**
  * The index format: bumped when what the store holds changes meaning. A store written by a newer
- * format is never written by an older agentlog (parser-version guard).
+ * format is never written by an older agentlog (parser-version guard); a store of an older format is
+ * read by no query (it answers `building`) and rebuilt from the sources by the next sweep.
+ * 2: generation files in segment format 2 (segment.ts).
  */
-export const indexFormat = 1;
+export const indexFormat = 2;
 /** The seed's rolling window; `0` keeps all history. */
 export const defaultWindowDays = 14;
 

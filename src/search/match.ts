@@ -3,7 +3,7 @@
 // fresh-load budgets are checked as it goes (inside the record loop too: one shard can be huge).
 import type { MessageRecord } from '../record/message-index.js';
 import type { AgentId } from '../record/types.js';
-import { firstOccurrence } from './fold.js';
+import { acceptMatch, firstOccurrence } from './fold.js';
 import type { ManifestEntry } from './manifest.js';
 import { queryLimits } from './query-parse.js';
 import { recordAt, recordView, type LoadedSegment, type ShardCache } from './shard-cache.js';
@@ -22,6 +22,7 @@ export interface HitRef {
   order: number;
   ts: number;
   active: boolean;
+  record: MessageRecord;
 }
 
 export interface Match {
@@ -38,7 +39,7 @@ export interface Match {
 export const byBest = (a: { best: number; key: string }, b: { best: number; key: string }): number =>
   b.best - a.best || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-const byRecent = (a: HitRef, b: HitRef): number => b.ts - a.ts || b.order - a.order;
+const byRecent = (a: Pick<HitRef, 'ts' | 'order'>, b: Pick<HitRef, 'ts' | 'order'>): number => b.ts - a.ts || b.order - a.order;
 
 /** Records matched between two looks at the clock. */
 const clockEvery = 256;
@@ -97,47 +98,87 @@ export async function matchSession(
     loaded.set(ref.file, got.segment);
   }
   if (budget.timedOut) return 'timeout';
-  const active = entry.supersession
-    ? cache.activityOf(
-        entry,
-        entry.segments.map((r) => loaded.get(r.file) as LoadedSegment),
-      )
-    : null;
-  const driver = [...terms].sort((a, b) => b.length - a.length)[0] as string;
-  const top: HitRef[] = [];
+  let active: boolean[] | null = null;
+  if (entry.supersession) {
+    active = await cache.activityOf(
+      entry,
+      entry.segments.map((r) => loaded.get(r.file) as LoadedSegment),
+    );
+    // A record that does not read back: its file is quarantined; the next sweep re-extracts the session.
+    if (active === null) return null;
+  }
+  const top: Omit<HitRef, 'record'>[] = [];
+  const max = queryLimits.hitsPerSession;
   let total = 0;
   let base = 0;
   let steps = 0;
+  // Where each term was last found: in the record that all of them agree on, once they do.
+  const found = new Array<number>(terms.length).fill(0);
   for (const [si, ref] of entry.segments.entries()) {
     const seg = loaded.get(ref.file);
     if (seg === undefined || passing[si] !== true) {
       base += ref.records;
       continue;
     }
-    const records = seg.segment.records;
-    for (let pos = 0; ; ) {
-      const hit = seg.hay.indexOf(driver, pos);
-      if (hit === -1) break;
-      if (++steps % clockEvery === 0 && budget.timedOut) return 'timeout';
-      const i = recordAt(seg, hit);
-      pos = seg.starts[i + 1] as number;
-      const r = records[i] as MessageRecord;
+    const { hay, starts, body } = seg;
+    const n = body.count;
+    // Leapfrog over the terms: each is looked for from the current record on, and a term found
+    // further on moves every other term's search there, so a rare term skips the records where only
+    // a common one occurs (a term in every message no longer costs a check per message).
+    let target = 0;
+    scan: while (target < n) {
+      for (let k = 0, agreed = 0; agreed < terms.length; k = (k + 1) % terms.length) {
+        const at = hay.indexOf(terms[k] as string, starts[target] as number);
+        if (at === -1) break scan;
+        if (++steps % clockEvery === 0 && budget.timedOut) return 'timeout';
+        found[k] = at;
+        const r = at < (starts[target + 1] as number) ? target : recordAt(seg, at);
+        if (r === target) agreed++;
+        else {
+          target = r;
+          agreed = 1;
+        }
+      }
+      const i = target++;
+      const ts = body.ts[i] as number;
       const isActive = active === null ? true : active[base + i] !== false;
-      if (r.ts_ms < f.horizon || (!f.subagents && r.subagent === true) || (!f.superseded && !isActive)) continue;
+      if (ts < f.horizon || (!f.subagents && body.isSubagent(i)) || (!f.superseded && !isActive)) continue;
+      // Every term where it was found (no NUL in a term, so inside the record), else further on in it.
       const view = recordView(seg, i);
-      if (!terms.every((t) => firstOccurrence(view, t) !== -1)) continue;
+      let every = true;
+      for (let k = 0; k < terms.length && every; k++) {
+        const t = terms[k] as string;
+        const at = found[k] as number;
+        every = acceptMatch(view, at, at + t.length) || firstOccurrence(view, t) !== -1;
+      }
+      if (!every) continue;
       total++;
-      const h: HitRef = { seg, index: i, order: base + i, ts: r.ts_ms, active: isActive };
-      if (top.length < queryLimits.hitsPerSession) {
-        top.push(h);
-        top.sort(byRecent);
-      } else if (byRecent(h, top[top.length - 1] as HitRef) < 0) {
-        top[top.length - 1] = h;
-        top.sort(byRecent);
+      // The most recent hits, kept in order by insertion (most hits are not among them).
+      const order = base + i;
+      const last = top[top.length - 1];
+      if (top.length === max && last !== undefined && byRecent({ ts, order }, last) >= 0) continue;
+      if (top.length === max) top.pop();
+      top.push({ seg, index: i, order, ts, active: isActive });
+      for (let p = top.length - 1; p > 0; p--) {
+        const a = top[p] as (typeof top)[number];
+        const b = top[p - 1] as (typeof top)[number];
+        if (byRecent(a, b) >= 0) break;
+        top[p - 1] = a;
+        top[p] = b;
       }
     }
     base += ref.records;
   }
   if (total === 0) return null;
-  return { at, entry, key, best: (top[0] as HitRef).ts, total, top };
+  // The hits shown are read whole now (each record's fields are read on demand, see segment-body.ts).
+  const shown: HitRef[] = [];
+  for (const h of top) {
+    const record = h.seg.body.record(h.index);
+    if (record === null) {
+      await cache.condemn(h.seg.file);
+      return null;
+    }
+    shown.push({ ...h, record });
+  }
+  return { at, entry, key, best: (shown[0] as HitRef).ts, total, top: shown };
 }

@@ -1,6 +1,5 @@
 // One page of the answer as the response shows it: session groups with their hits' snippets and
 // exact highlights, up to the page size, stopping before a group that would pass the response budget.
-import type { MessageRecord } from '../record/message-index.js';
 import { highlights } from './highlight.js';
 import type { HitRef, Match } from './match.js';
 import type { SearchHit, SessionGroup } from './response.js';
@@ -12,7 +11,7 @@ const envelopeBytes = 2048;
 
 /** The hit as the response shows it: a snippet around the earliest highlight, every highlight in it. */
 function hitBody(h: HitRef, terms: readonly string[]): SearchHit {
-  const r = h.seg.segment.records[h.index] as MessageRecord;
+  const r = h.record;
   const h2 = highlights(recordView(h.seg, h.index), r.text, terms);
   const s = makeSnippet(r.text, h2.anchor, h2.ranges);
   return {

@@ -6,7 +6,7 @@
 import { contentHash16 } from '../record/message-index.js';
 import type { AgentId } from '../record/types.js';
 import { coverageOf, horizonOf, lastSweepAt } from './coverage.js';
-import { defaultWindowDays, snapshotId } from './manifest.js';
+import { defaultWindowDays, indexFormat, snapshotId } from './manifest.js';
 import { byBest, matchSession, ScanBudget, type Filters, type Match } from './match.js';
 import { takePage } from './page.js';
 import { decodeCursor, encodeCursor, maxPending, type PageCursor } from './page-cursor.js';
@@ -95,8 +95,9 @@ export async function search(req: SearchRequest, env: QueryEnv): Promise<SearchB
   const snap = manifest === null ? '' : snapshotId(manifest);
   const cursor: PageCursor | null =
     req.cursor !== undefined && req.cursor !== null && req.cursor !== '' ? decodeCursor(req.cursor, fingerprint, snap) : null;
-  // Nothing published yet (no sweep has written the store): building.
-  if (manifest === null || manifest.revision === 0) {
+  // Nothing published yet (no sweep has written the store), or a store of an older format that the
+  // next sweep rebuilds (its generation files are never read as this format's): building.
+  if (manifest === null || manifest.revision === 0 || manifest.format < indexFormat) {
     const searched: Searched = { sessions: 0, of: 0, complete: false, newest_unsearched_ms: null };
     return { ok: true, state: 'building', partial_reason: null, window_days: days, sessions: [], cursor: null, searched, coverage };
   }

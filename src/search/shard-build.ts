@@ -12,9 +12,10 @@ import { generationPath, writeGeneration } from './store.js';
 
 /** Writes one segment (and its filter) unless an identical one exists; returns its reference. */
 export async function storeSegment(root: string, segment: Segment): Promise<SegmentRef> {
-  const body = serialiseSegment(segment);
+  const folds = segment.records.map((r) => fold(r.text));
+  const body = serialiseSegment(segment, folds);
   const file = segmentName(body);
-  const filter = NgramFilter.build(segment.records.map((r) => fold(r.text).text)).serialise();
+  const filter = NgramFilter.build(folds.map((f) => f.text)).serialise();
   const data = encodeSegmentFile(body, filter);
   writeGeneration(root, file, data);
   return { file, records: segment.records.length, bytes: data.length };

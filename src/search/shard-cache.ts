@@ -4,12 +4,14 @@ import { closeSync, openSync } from 'node:fs';
 import { readExactSync } from '../fs/read-exact.js';
 import { openRegularSync } from '../fs/read-open.js';
 import { isNotFound } from '../fs/errors.js';
-import { deriveActive, type MessageRecord } from '../record/message-index.js';
+import { deriveActive } from '../record/message-index.js';
 import { fold, type FoldedView } from './fold.js';
 import { ByteLru } from './lru.js';
 import type { ManifestEntry, ManifestRead } from './manifest.js';
 import { NgramFilter } from './ngram-filter.js';
-import { combineMarks, fileHeaderBytes, filterLength, parseSegment, type Segment } from './segment.js';
+import { combineMarks, fileHeaderBytes, filterLength, openSegment } from './segment.js';
+import type { SegmentBody } from './segment-body.js';
+import type { RecordMeta } from './segment-wire.js';
 import { generationPath, manifestStamp, quarantineGeneration, readManifest } from './store.js';
 
 export const defaultArenaBytes = 192 * 1024 * 1024;
@@ -17,32 +19,53 @@ export const defaultArenaBytes = 192 * 1024 * 1024;
 /** A segment ready to match: its records' folds joined by NUL into one string. */
 export interface LoadedSegment {
   file: string;
-  segment: Segment;
+  body: SegmentBody;
   hay: string;
   /** `starts[i]` is where record i's fold begins in `hay`; `starts[n]` is `hay.length + 1`. */
   starts: Uint32Array;
-  maps: (Uint32Array | null)[];
+  /** Record i's fold map (fold.ts), null for the identity; absent when no record has one. */
+  maps: (Uint32Array | null)[] | null;
 }
 
-export function prepareSegment(file: string, segment: Segment): LoadedSegment {
-  const n = segment.records.length;
+/**
+ * The hay of a body. Plain records are stored folded (segment-body.ts), their NUL separators
+ * already where the hay needs them: a segment of them is its own hay, with no work at all, where
+ * folding record by record was a cold query's largest step. Other records are folded here.
+ */
+export function prepareSegment(file: string, body: SegmentBody): LoadedSegment {
+  const n = body.count;
+  const text = body.text;
+  if (body.allPlain) return { file, body, hay: text, starts: body.textStarts, maps: null };
   const starts = new Uint32Array(n + 1);
-  const maps: (Uint32Array | null)[] = new Array<Uint32Array | null>(n);
-  const parts: string[] = new Array<string>(n);
+  const maps = new Array<Uint32Array | null>(n).fill(null);
+  const parts: string[] = [];
   let at = 0;
-  for (let i = 0; i < n; i++) {
-    const f = fold((segment.records[i] as MessageRecord).text);
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j < n && body.isPlain(j)) j++;
+    if (j > i) {
+      // Records i..j-1 as stored, with the separators between them.
+      const from = body.textStarts[i] as number;
+      const run = text.slice(from, (body.textStarts[j] as number) - 1);
+      for (let k = i; k < j; k++) starts[k] = at + (body.textStarts[k] as number) - from;
+      parts.push(run);
+      at += run.length + 1;
+      i = j;
+      continue;
+    }
+    const f = fold(body.stored(i));
     starts[i] = at;
-    parts[i] = f.text;
     maps[i] = f.map;
+    parts.push(f.text);
     at += f.text.length + 1;
+    i++;
   }
   starts[n] = at;
-  return { file, segment, hay: parts.join('\u0000'), starts, maps };
+  return { file, body, hay: parts.join('\u0000'), starts, maps };
 }
 
 export function recordView(s: LoadedSegment, i: number): FoldedView {
-  return { text: s.hay, base: s.starts[i] as number, end: (s.starts[i + 1] as number) - 1, map: s.maps[i] ?? null };
+  return { text: s.hay, base: s.starts[i] as number, end: (s.starts[i + 1] as number) - 1, map: s.maps?.[i] ?? null };
 }
 
 /** The record whose fold contains hay index `at` (binary search over `starts`). */
@@ -57,16 +80,15 @@ export function recordAt(s: LoadedSegment, at: number): number {
   return lo;
 }
 
-const wide = /[^\u0000-\u00ff]/;
-
 /**
- * Bytes a resident segment holds: its parsed records (about the file's size), the folded hay (one
- * byte a char for a Latin-1 string, as V8 stores it, else two) and the offset maps.
+ * Bytes a resident segment holds: its body (text, record lines, columns), the hay when it is not
+ * the body's text itself (two bytes a char: folding can add marks beyond Latin-1) and the maps.
  */
-function costOf(s: LoadedSegment, rawBytes: number): number {
+function costOf(s: LoadedSegment): number {
   let maps = 0;
-  for (const m of s.maps) if (m !== null) maps += m.byteLength;
-  return rawBytes + s.hay.length * (wide.test(s.hay) ? 2 : 1) + s.starts.byteLength + maps;
+  for (const m of s.maps ?? []) if (m !== null) maps += m.byteLength;
+  const hay = s.hay === s.body.text ? 0 : s.hay.length * 2 + s.starts.byteLength;
+  return s.body.bytes + hay + maps;
 }
 
 /**
@@ -104,7 +126,12 @@ function readWhole(path: string): Buffer {
   }
 }
 
-export type SegmentLoad = { state: 'ok'; segment: LoadedSegment; freshBytes: number } | { state: 'missing' } | { state: 'corrupt' };
+/** `stale`: a file of another format (an index from an older agentlog), left for the next sweep to replace. */
+export type SegmentLoad =
+  | { state: 'ok'; segment: LoadedSegment; freshBytes: number }
+  | { state: 'missing' }
+  | { state: 'stale' }
+  | { state: 'corrupt' };
 
 export class ShardCache {
   private readonly segments: ByteLru<LoadedSegment>;
@@ -141,37 +168,56 @@ export class ShardCache {
     return f;
   }
 
-  /** Loads (or finds resident) one generation file; a corrupt one is quarantined. */
+  /**
+   * Loads (or finds resident) one generation file; a corrupt one is quarantined. A file of another
+   * format is never read as this one, nor quarantined: the next sweep rebuilds its session.
+   */
   async load(file: string): Promise<SegmentLoad> {
     const hit = this.segments.get(file);
     if (hit !== undefined) return { state: 'ok', segment: hit, freshBytes: 0 };
-    let body: Buffer;
+    let buf: Buffer;
     try {
-      body = readWhole(generationPath(this.root, file));
+      buf = readWhole(generationPath(this.root, file));
     } catch (error) {
       if (isNotFound(error)) return { state: 'missing' };
       throw error;
     }
-    const parsed = parseSegment(file, body);
-    if (parsed === null) {
-      await quarantineGeneration(this.root, file, this.now());
+    const opened = openSegment(buf);
+    if (opened.state === 'stale') return opened;
+    if (opened.state === 'corrupt') {
+      await this.condemn(file);
       return { state: 'corrupt' };
     }
-    const loaded = prepareSegment(file, parsed);
-    this.segments.set(file, loaded, costOf(loaded, body.length));
-    return { state: 'ok', segment: loaded, freshBytes: body.length };
+    const loaded = prepareSegment(file, opened.body);
+    this.segments.set(file, loaded, costOf(loaded));
+    return { state: 'ok', segment: loaded, freshBytes: buf.length };
+  }
+
+  /** Drops a generation file found corrupt (a record that does not read back) and moves it to quarantine. */
+  async condemn(file: string): Promise<void> {
+    this.forget(file);
+    await quarantineGeneration(this.root, file, this.now());
   }
 
   /**
    * Which records of the session are active, in segment order; computed once per shard (keyed by
-   * its segment list) because a later rewrite can change it. Needs every segment loaded.
+   * its segment list) because a later rewrite can change it. Needs every segment loaded; null (the
+   * bad file quarantined) when a record does not read back.
    */
-  activityOf(entry: ManifestEntry, loaded: readonly LoadedSegment[]): boolean[] {
+  async activityOf(entry: ManifestEntry, loaded: readonly LoadedSegment[]): Promise<boolean[] | null> {
     const key = entry.segments.map((s) => s.file).join(',');
     const hit = this.activity.get(key);
     if (hit !== undefined) return hit;
-    const records = loaded.flatMap((l) => l.segment.records);
-    const { marks } = combineMarks(loaded.map((l) => l.segment));
+    const records: RecordMeta[] = [];
+    for (const l of loaded) {
+      const metas = l.body.metas();
+      if (metas === null) {
+        await this.condemn(l.file);
+        return null;
+      }
+      for (const m of metas) records.push(m);
+    }
+    const { marks } = combineMarks(loaded.map((l) => l.body.head));
     const active = deriveActive(records, marks);
     this.activity.set(key, active, active.length + key.length + 64);
     return active;
