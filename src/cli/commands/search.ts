@@ -59,7 +59,10 @@ const quoted = (terms: readonly string[]): string => terms.map((t) => `"${t}"`).
  */
 export function footerLines(body: SearchBody, terms: readonly string[], continued: boolean): string[] {
   if (body.state === 'building')
-    return ['the search index is empty: run `agentlog index` first (or keep `agentlog index --watch` running)'];
+    // The same answer covers a store never built and one of an older format that the next sweep rebuilds.
+    return [
+      'the search index is not built yet for this version of agentlog: run `agentlog index` first (or keep `agentlog index --watch` running)',
+    ];
   const out: string[] = [];
   const s = body.searched;
   if (body.sessions.length === 0 && s.complete) {
