@@ -146,12 +146,6 @@ export async function writeSessionIndex(
   now: () => number = Date.now,
   listedMtime: (dir: string) => number | undefined = () => undefined,
 ): Promise<FileProblem | null> {
-  const fileUse = new Map<string, number>();
-  for (const { session } of sessions) for (const f of session.files) fileUse.set(f.path, (fileUse.get(f.path) ?? 0) + 1);
-  const containers: Record<string, string> = {};
-  // Shared files only, then sorted: sorting every file of a large home first cost more than the rest (measured).
-  const shared = [...fileUse].flatMap(([path, uses]) => (uses > 1 ? [path] : [])).sort(byText);
-  for (const path of shared) containers[path] = containerStamp(path);
   // Sorted, so that an unchanged home writes the same text and the file is left alone: the order
   // of Aider's homes (the known projects) moves from one scan to the next. Agents keep the scan's order.
   const rank = new Map<string, number>();
@@ -163,15 +157,22 @@ export async function writeSessionIndex(
     .sort((a, b) => byAgentThenPath(a.session, b.session))
     .map(({ session, key }): [string, string, string, string] => [session.sessionId, session.agent, session.path, key]);
   const path = sessionIndexPath(stateRoot);
-  // What the index is made of but its folders: the same sessions, keys and shared files as the
-  // index there was written for (and that index untouched since) leave nothing to write. A folder
+  // What the index is made of but its folders and shared files: the same sessions and keys as the
+  // index there was written for (and that index untouched since) leave nothing to write. A key
+  // covers the size and mtime of every file of its session, shared files (a database) included. A folder
   // that moved with no session changed is found by the lookup, which drops the digest (see unchanged()).
   const digest = createHash('sha1')
-    .update(JSON.stringify([readerVersion, homes, rows, containers]))
+    .update(JSON.stringify([readerVersion, homes, rows]))
     .digest('base64url');
   const stampBefore = indexStamp(path);
   if (stampBefore !== null && readDigest(stateRoot) === `${digest} ${stampBefore}`) return null;
 
+  const fileUse = new Map<string, number>();
+  for (const { session } of sessions) for (const f of session.files) fileUse.set(f.path, (fileUse.get(f.path) ?? 0) + 1);
+  const containers: Record<string, string> = {};
+  // Shared files only, then sorted: sorting every file of a large home first cost more than the rest (measured).
+  const shared = [...fileUse].flatMap(([file, uses]) => (uses > 1 ? [file] : [])).sort(byText);
+  for (const file of shared) containers[file] = containerStamp(file);
   const dirs = new Set(roots.map((r) => r.path));
   for (const { session } of sessions) foldersOf(session, dirs);
   const at = now();
