@@ -6,7 +6,7 @@ import { type Stats, statSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { readExact } from '../fs/read-exact.js';
 import { notRegularFile, openRegular } from '../fs/read-open.js';
-import { statFile } from '../fs/stat.js';
+import { statFileSync } from '../fs/stat.js';
 import { errorCode, errorMessage } from '../fs/errors.js';
 import { asObject, type JsonObject } from '../json/narrow.js';
 import type { FileProblem, SessionFile } from './types.js';
@@ -184,8 +184,8 @@ export function databaseProblem(path: string, error: unknown, agent: string): Fi
 
 /** The database's files: the database and its write-ahead log, whose growth is the change. */
 export async function databaseFiles(path: string): Promise<SessionFile[]> {
-  const files = await Promise.all([statFile(path), statFile(`${path}-wal`)]);
-  return files.filter((f): f is SessionFile => f !== null);
+  // Synchronous stats: two awaited round trips through the thread pool per database left the scan idle.
+  return [statFileSync(path), statFileSync(`${path}-wal`)].filter((f): f is SessionFile => f !== null);
 }
 
 /** How a database session is named where a path is expected: `<database>#<session id>`. */

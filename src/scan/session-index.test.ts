@@ -1,9 +1,9 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import type { DiscoveredSession } from '../agents/types.js';
-import { sessionIndexPath, writeSessionIndex } from './session-index.js';
+import { readSessionIndex, sessionIndexPath, writeSessionIndex } from './session-index.js';
 
 describe('the session index', () => {
   it('is left alone when a scan finds the same sessions in another order', async () => {
@@ -26,5 +26,75 @@ describe('the session index', () => {
     expect(await writeSessionIndex(state, 't', [...roots].reverse(), [...sessions].reverse(), later)).toBeNull();
     const second = await stat(sessionIndexPath(state));
     expect({ ino: second.ino, mtimeMs: second.mtimeMs }).toEqual({ ino: first.ino, mtimeMs: first.mtimeMs });
+  });
+});
+
+describe('the session index digest', () => {
+  const later = () => Date.now() + 86_400_000;
+  async function home(): Promise<{ state: string; root: string; sessions: { session: DiscoveredSession; key: string }[] }> {
+    const root = await tempDir();
+    await mkdir(join(root, 'h', 's'), { recursive: true });
+    const path = join(root, 'h', 's', 'one.jsonl');
+    await writeFile(path, '{}\n');
+    // Folders changed long ago: a lookup trusts their mtimes (one changed a moment ago is racy).
+    for (const dir of [join(root, 'h', 's'), join(root, 'h')]) await utimes(dir, 1000, 1000);
+    const session: DiscoveredSession = {
+      agent: 'codex',
+      sessionId: 'one',
+      home: join(root, 'h'),
+      path,
+      files: [{ path, size: 3, mtimeMs: 1 }],
+    };
+    return { state: join(root, 'state'), root, sessions: [{ session, key: 'k1' }] };
+  }
+  const roots = (root: string) => [{ agent: 'codex', path: join(root, 'h') }];
+
+  it('rewrites the index for a new session or a new key, and leaves it alone otherwise', async () => {
+    const { state, root, sessions } = await home();
+    await writeSessionIndex(state, 't', roots(root), sessions, later);
+    const first = await readFile(sessionIndexPath(state), 'utf8');
+    const [one] = sessions;
+    if (one === undefined) throw new Error('no session');
+    await writeSessionIndex(state, 't', roots(root), [{ ...one, key: 'k2' }], later);
+    expect(await readFile(sessionIndexPath(state), 'utf8')).not.toBe(first);
+    expect(await readFile(sessionIndexPath(state), 'utf8')).toContain('k2');
+    const two = { session: { ...one.session, sessionId: 'two', path: join(root, 'h', 's', 'two.jsonl') }, key: 'k3' };
+    await writeSessionIndex(state, 't', roots(root), [{ ...one, key: 'k2' }, two], later);
+    expect(await readFile(sessionIndexPath(state), 'utf8')).toContain('"two"');
+  });
+
+  it('never trusts a digest past a replaced index file: a corrupt one is rebuilt and reported', async () => {
+    const { state, root, sessions } = await home();
+    await writeSessionIndex(state, 't', roots(root), sessions, later);
+    const good = await readFile(sessionIndexPath(state), 'utf8');
+    await writeFile(sessionIndexPath(state), 'garbage');
+    const problem = await writeSessionIndex(state, 't', roots(root), sessions, later);
+    expect(problem?.reason).toMatch(/not an index; rebuilt/);
+    expect(await readFile(sessionIndexPath(state), 'utf8')).toBe(good);
+  });
+
+  it('rebuilds a garbled digest file and records a folder a lookup found moved', async () => {
+    const { state, root, sessions } = await home();
+    await writeSessionIndex(state, 't', roots(root), sessions, later);
+    await writeFile(join(state, 'cache', 'scan', 'ids.digest'), 'not a digest');
+    expect(await writeSessionIndex(state, 't', roots(root), sessions, later)).toBeNull();
+    expect(await readFile(join(state, 'cache', 'scan', 'ids.digest'), 'utf8')).toMatch(/^\S+ \d+:/);
+    // A file that is no session moves the folder's mtime; the sessions and keys stay the same.
+    const folder = join(root, 'h', 's');
+    await utimes(folder, 2000, 2000);
+    expect(readSessionIndex(state, 't')?.unchanged()).toBe(false);
+    await writeSessionIndex(state, 't', roots(root), sessions, later);
+    expect(readSessionIndex(state, 't')?.unchanged()).toBe(true);
+  });
+
+  it('writes no digest while a folder is racy, so the next scan records it again', async () => {
+    const { state, root, sessions } = await home();
+    const folder = join(root, 'h', 's');
+    await utimes(folder, new Date(), new Date());
+    await writeSessionIndex(state, 't', roots(root), sessions);
+    await expect(stat(join(state, 'cache', 'scan', 'ids.digest'))).rejects.toThrow();
+    await utimes(folder, 1000, 1000);
+    await writeSessionIndex(state, 't', roots(root), sessions, later);
+    expect(readSessionIndex(state, 't')?.unchanged()).toBe(true);
   });
 });

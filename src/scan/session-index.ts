@@ -2,7 +2,8 @@
 // (with the cache key the scan saw) and the mtimes of the folders those files lie in, so `show`,
 // `tail` and `rename` find a session by id or unique prefix without walking every home. A few
 // hundred KiB against the scan cache's MiBs: reading it costs less than the walk it saves.
-import { readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DiscoveredSession, FileProblem } from '../agents/types.js';
@@ -76,6 +77,34 @@ export function sessionIndexPath(stateRoot: string): string {
   return join(stateRoot, 'cache', 'scan', 'ids.json');
 }
 
+/**
+ * The digest file beside the index: what the last written index was made from (readers' version,
+ * homes, sessions with their keys, shared files' stamps) and the stat of the index it wrote. An
+ * unchanged scan that finds both the same skips the folder walk and the write; a lookup that finds
+ * a folder moved removes it, so the next scan records the folder again.
+ */
+function digestPath(stateRoot: string): string {
+  return join(stateRoot, 'cache', 'scan', 'ids.digest');
+}
+
+/** The stat of the index file as the digest file records it, or null when it is absent or unreachable. */
+function indexStamp(path: string): string | null {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st === undefined ? null : `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+  } catch {
+    return null; // not a folder on the way (ENOTDIR), no permission: the write below says so
+  }
+}
+
+function readDigest(stateRoot: string): string | null {
+  try {
+    return readFileSync(digestPath(stateRoot), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export const homeKey = (agent: string, home: string): string => `${agent}\u0000${home}`;
@@ -117,57 +146,87 @@ export async function writeSessionIndex(
   now: () => number = Date.now,
   listedMtime: (dir: string) => number | undefined = () => undefined,
 ): Promise<FileProblem | null> {
-  const dirs = new Set(roots.map((r) => r.path));
-  const fileUse = new Map<string, number>();
-  for (const { session } of sessions) {
-    foldersOf(session, dirs);
-    for (const f of session.files) fileUse.set(f.path, (fileUse.get(f.path) ?? 0) + 1);
-  }
-  const at = now();
-  const folders: Record<string, number> = {};
-  for (const dir of [...dirs].sort()) folders[dir] = folderMtime(dir, at, listedMtime(dir));
-  const containers: Record<string, string> = {};
-  // Shared files only, then sorted: sorting every file of a large home first cost more than the rest (measured).
-  const shared = [...fileUse].flatMap(([path, uses]) => (uses > 1 ? [path] : [])).sort(byText);
-  for (const path of shared) containers[path] = containerStamp(path);
   // Sorted, so that an unchanged home writes the same text and the file is left alone: the order
   // of Aider's homes (the known projects) moves from one scan to the next. Agents keep the scan's order.
   const rank = new Map<string, number>();
   for (const { session } of sessions) if (!rank.has(session.agent)) rank.set(session.agent, rank.size);
   const byAgentThenPath = (a: DiscoveredSession, b: DiscoveredSession): number =>
     (rank.get(a.agent) ?? 0) - (rank.get(b.agent) ?? 0) || byText(a.path, b.path);
-  const body: IndexFile = {
-    version: sessionIndexVersion,
-    readerVersion,
-    homes: roots.map((r) => homeKey(r.agent, r.path)).sort(byText),
-    sessions: [...sessions]
-      .sort((a, b) => byAgentThenPath(a.session, b.session))
-      .map(({ session, key }) => [session.sessionId, session.agent, session.path, key]),
-    folders,
-    containers,
-  };
-  const text = JSON.stringify(body);
+  const homes = roots.map((r) => homeKey(r.agent, r.path)).sort(byText);
+  const rows = [...sessions]
+    .sort((a, b) => byAgentThenPath(a.session, b.session))
+    .map(({ session, key }): [string, string, string, string] => [session.sessionId, session.agent, session.path, key]);
   const path = sessionIndexPath(stateRoot);
+  // What the index is made of but its folders and shared files: the same sessions and keys as the
+  // index there was written for (and that index untouched since) leave nothing to write. A key
+  // covers the size and mtime of every file of its session, shared files (a database) included. A folder
+  // that moved with no session changed is found by the lookup, which drops the digest (see unchanged()).
+  const digest = createHash('sha1')
+    .update(JSON.stringify([readerVersion, homes, rows]))
+    .digest('base64url');
+  const stampBefore = indexStamp(path);
+  if (stampBefore !== null && readDigest(stateRoot) === `${digest} ${stampBefore}`) return null;
+
+  const fileUse = new Map<string, number>();
+  for (const { session } of sessions) for (const f of session.files) fileUse.set(f.path, (fileUse.get(f.path) ?? 0) + 1);
+  const containers: Record<string, string> = {};
+  // Shared files only, then sorted: sorting every file of a large home first cost more than the rest (measured).
+  const shared = [...fileUse].flatMap(([file, uses]) => (uses > 1 ? [file] : [])).sort(byText);
+  for (const file of shared) containers[file] = containerStamp(file);
+  const dirs = new Set(roots.map((r) => r.path));
+  for (const { session } of sessions) foldersOf(session, dirs);
+  const at = now();
+  const folders: Record<string, number> = {};
+  for (const dir of [...dirs].sort()) folders[dir] = folderMtime(dir, at, listedMtime(dir));
+  const body: IndexFile = { version: sessionIndexVersion, readerVersion, homes, sessions: rows, folders, containers };
+  const text = JSON.stringify(body);
   let before: string | null = null;
   try {
     before = readFileSync(path, 'utf8');
   } catch {
     // Absent or unreadable: written below.
   }
-  if (before === text) return null;
+  // No digest while a folder is racy: the next scan records it again, once its mtime proves something.
+  const settled = !Object.values(folders).includes(racy);
+  if (before === text) {
+    if (settled) saveDigest(stateRoot, digest, path);
+    return null;
+  }
   try {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     // Re-derivable and checked on read (a bad file is rebuilt by a walk): no fsync.
     writeFileAtomicSync(path, text, { durable: false });
   } catch (error) {
+    dropDigest(stateRoot);
     return {
       path,
       kind: 'unreadable',
       reason: `could not save the session index (${errorMessage(error)}): show, tail and rename walk every home`,
     };
   }
+  if (settled) saveDigest(stateRoot, digest, path);
+  else dropDigest(stateRoot);
   if (before !== null && !isIndex(before)) return { path, kind: 'unparsed', reason: 'the session index was not an index; rebuilt' };
   return null;
+}
+
+/** Records the digest with the index's stat; a failure only costs the next scan its skip. */
+function saveDigest(stateRoot: string, digest: string, indexPath: string): void {
+  const stamp = indexStamp(indexPath);
+  if (stamp === null) return;
+  try {
+    writeFileSync(digestPath(stateRoot), `${digest} ${stamp}`, { mode: 0o600 });
+  } catch {
+    dropDigest(stateRoot);
+  }
+}
+
+function dropDigest(stateRoot: string): void {
+  try {
+    rmSync(digestPath(stateRoot), { force: true });
+  } catch {
+    // Unremovable: its stamp no longer matches an index rewritten later, or the same index is still right.
+  }
 }
 
 /** Whether the text is an index file of some version (another version is stale, not corrupt). */
@@ -200,9 +259,13 @@ export function readSessionIndex(stateRoot: string, readerVersion: string): Sess
     homes: new Set(parsed.homes),
     unchanged: () => {
       const at = Date.now();
-      for (const [dir, mtime] of Object.entries(folders)) if (mtime === racy || folderMtime(dir, at) !== mtime) return false;
-      for (const [file, stamp] of Object.entries(containers)) if (containerStamp(file) !== stamp) return false;
-      return true;
+      const same =
+        Object.entries(folders).every(([dir, mtime]) => mtime !== racy && folderMtime(dir, at) === mtime) &&
+        Object.entries(containers).every(([file, stamp]) => containerStamp(file) === stamp);
+      // A moved folder with the same sessions leaves the scan's digest as it was: dropped, the next
+      // scan walks the folders and records them again.
+      if (!same) dropDigest(stateRoot);
+      return same;
     },
   };
 }

@@ -2,7 +2,7 @@
 // every top-level session (sub-agent and title sessions nest in their parent and are not listed).
 // A project whose database is gone is skipped; one that cannot be read is reported, the rest listed.
 import { basename, dirname, join } from 'node:path';
-import { statFile } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
 import { text, type JsonObject } from '../../json/narrow.js';
 import { databaseFiles, databaseProblem, rowLocator } from '../sqlite-store.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
@@ -43,7 +43,7 @@ export async function discoverCrush(home: string, opts: CrushOptions): Promise<D
   const sessions: DiscoveredSession[] = [];
   for (const project of await readProjects(home, problems)) {
     const database = join(project.dataDir, databaseName);
-    if ((await statFile(database)) === null) continue;
+    if (statFileSync(database) === null) continue;
     let rows: JsonObject[];
     try {
       rows = await listSessionRows(database, opts.busyTimeoutMs);

@@ -1,9 +1,9 @@
 // Finds Goose sessions: every session of `sessions/sessions.db` that holds a message, then each
 // legacy `sessions/<id>.jsonl` the database does not hold (Goose imports them once, leaving the
 // files). A database that cannot be read is reported and the legacy files are still listed.
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { statFile } from '../../fs/stat.js';
+import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { text, type JsonObject } from '../../json/narrow.js';
 import { databaseFiles, databaseProblem, rowLocator } from '../sqlite-store.js';
@@ -23,7 +23,7 @@ export function databaseSession(home: string, database: string, row: JsonObject,
 }
 
 export async function legacySession(home: string, path: string): Promise<DiscoveredSession | null> {
-  const file = await statFile(path);
+  const file = statFileSync(path);
   if (file === null) return null;
   const cwd = text(await readLegacyHeader(path), 'working_dir');
   return { agent: 'goose', sessionId: legacyId(path), home, path, files: [file], ...(cwd === undefined ? {} : { cwd }) };
@@ -35,7 +35,7 @@ export async function discoverGoose(home: string, opts: GooseOptions): Promise<D
   const dir = sessionsDir(home);
   let names: string[];
   try {
-    names = (await readdir(dir)).sort();
+    names = readdirSync(dir).sort();
   } catch (error) {
     if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
     return { sessions, problems };

@@ -3,7 +3,7 @@
 // `Message` per line. Goose imports them into `sessions.db` and leaves the files behind.
 import { basename } from 'node:path';
 import { forEachJsonObject } from '../../fs/read-jsonl.js';
-import { readFirstLine } from '../../fs/read-lines.js';
+import { readFirstLineSync } from '../../fs/read-lines.js';
 import { num, parseObjectLine, str, text, type JsonObject } from '../../json/narrow.js';
 import { gooseMessage, type GooseSession } from './model.js';
 
@@ -17,7 +17,8 @@ export const legacyId = (path: string): string => basename(path).replace(/\.json
 
 /** The metadata line of a file when it has one (claims and discovery read only this). */
 export async function readLegacyHeader(path: string): Promise<JsonObject | undefined> {
-  const first = parseObjectLine((await readFirstLine(path, 1 << 20)) ?? '');
+  // Synchronous: discovery reads one header per legacy file, each an idle round trip otherwise.
+  const first = parseObjectLine(readFirstLineSync(path, 1 << 20) ?? '');
   return isMetadataLine(first) ? first : undefined;
 }
 

@@ -1,9 +1,9 @@
 // Finds OpenCode sessions under a home: the SQLite databases first, then the JSON tree, each
 // session once (a session both hold is read from the database, which is where OpenCode moved it
 // in v1.2, leaving the JSON files behind). Child sessions nest in their parent and are not listed.
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { statFile } from '../../fs/stat.js';
+import { databaseFiles } from '../sqlite-store.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, DiscoveryFs, FileProblem, SessionFile } from '../types.js';
 import { scanJsonTree, type TreeSession } from './json-tree.js';
@@ -18,10 +18,7 @@ export interface OpencodeOptions {
 }
 
 /** The database's files: the database and its write-ahead log, whose growth is the change. */
-export async function databaseFiles(path: string): Promise<SessionFile[]> {
-  const files = await Promise.all([statFile(path), statFile(`${path}-wal`)]);
-  return files.filter((f): f is SessionFile => f !== null);
-}
+export { databaseFiles };
 
 export function databaseSession(home: string, database: string, session: OcSession, files: SessionFile[]): DiscoveredSession {
   return {
@@ -49,7 +46,9 @@ export function treeSession(home: string, root: TreeSession, childrenOf: Map<str
 
 async function databaseNames(home: string, problems: FileProblem[]): Promise<string[]> {
   try {
-    const names = (await readdir(home)).filter((n) => databaseName.test(n)).sort();
+    const names = readdirSync(home)
+      .filter((n) => databaseName.test(n))
+      .sort();
     // The default channel's database first, so it wins a session another channel also holds.
     return [...names.filter((n) => n === 'opencode.db'), ...names.filter((n) => n !== 'opencode.db')];
   } catch (error) {

@@ -37,7 +37,7 @@ function listDir(fs: DiscoveryFs, dir: string, problems: FileProblem[]): { files
       } else if (e.kind === 'dir') dirs.push(e.name);
       else if (jsonName.test(e.name) && e.kind !== 'link') {
         // A FIFO, socket or device named like a storage file is never opened: it could block forever.
-        const path = join(dir, e.name);
+        const path = under(dir, e.name);
         problems.push({ path, kind: 'unreadable', reason: `${path} is not a regular file: it is not read` });
       }
     }
@@ -85,18 +85,19 @@ async function idInside(fs: DiscoveryFs, path: string, key: string, maxBytes: nu
   return found.id ?? undefined;
 }
 
-/** Size and mtime of each path that is still a regular file (gone ones are left out). */
-function statAll(paths: readonly string[], into: SessionFile[]): void {
-  for (const path of paths) {
-    let s;
-    try {
-      s = statSync(path, { throwIfNoEntry: false });
-    } catch (error) {
-      if (isNotFound(error)) continue;
-      throw error;
-    }
-    if (s?.isFile()) into.push({ path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) });
+/** `dir` and `name` joined: both come from `join` or readdir, so this is `join`'s answer without its normalising pass (~15k per unchanged scan). */
+const under = (dir: string, name: string): string => dir + sep + name;
+
+/** Size and mtime of the file at `path` into `into` while it is still a regular file (a gone one is left out). */
+function statInto(path: string, into: SessionFile[]): void {
+  let s;
+  try {
+    s = statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (isNotFound(error)) return;
+    throw error;
   }
+  if (s?.isFile()) into.push({ path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) });
 }
 
 /** The storage folder a session file sits in (`<storage>/session/<project>/<file>`), if it does. */
@@ -122,7 +123,7 @@ export async function scanJsonTree(
   // The oldest layout keeps parts flat; each names its message, so they are read once here.
   const flatParts = new Map<string, string[]>();
   for (const name of partListing.files) {
-    const path = join(partRoot, name);
+    const path = under(partRoot, name);
     const messageId = await idInside(fs, path, 'messageID', maxPartFileBytes);
     if (messageId === undefined) continue;
     const list = flatParts.get(messageId);
@@ -132,8 +133,9 @@ export async function scanJsonTree(
 
   const sessions: TreeSession[] = [];
   for (const project of listDir(fs, sessionRoot, problems).dirs) {
-    for (const name of listDir(fs, join(sessionRoot, project), problems).files) {
-      const path = join(sessionRoot, project, name);
+    const projectDir = under(sessionRoot, project);
+    for (const name of listDir(fs, projectDir, problems).files) {
+      const path = under(projectDir, name);
       let fresh: SessionFile | undefined;
       const session = await fs.derive(path, 'opencode:session', decodeSession, async () => {
         const r = readJsonFileSync(path, maxSessionFileBytes);
@@ -152,20 +154,18 @@ export async function scanJsonTree(
       const files: SessionFile[] = [main];
       const messageDir = join(storage, 'message', session.id);
       for (const messageName of listDir(fs, messageDir, problems).files) {
-        const messagePath = join(messageDir, messageName);
+        const messagePath = under(messageDir, messageName);
         // Message files are named by their id; where no part folder has that name, the id inside counts.
         let messageId = stem(messagePath);
         if (!partDirs.has(messageId) && !flatParts.has(messageId))
           messageId = (await idInside(fs, messagePath, 'id', maxSessionFileBytes)) ?? messageId;
-        statAll([messagePath], files);
+        statInto(messagePath, files);
         if (partDirs.has(messageId)) {
-          const partDir = join(partRoot, messageId);
-          statAll(
-            listDir(fs, partDir, problems).files.map((f) => join(partDir, f)),
-            files,
-          );
+          const partDir = under(partRoot, messageId);
+          for (const f of listDir(fs, partDir, problems).files) statInto(under(partDir, f), files);
         }
-        statAll(flatParts.get(messageId) ?? [], files);
+        const flat = flatParts.get(messageId);
+        if (flat !== undefined) for (const f of flat) statInto(f, files);
       }
       sessions.push({ session, files });
     }
