@@ -1,5 +1,6 @@
 // End to end: the built CLI finds aider's history in a project another agent's session ran in,
-// from the scan after the one that saw that project, and shows a run as the record.
+// from the very scan that saw that project (a cold scan lists what the next one lists), and shows a
+// run as the record.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ interface ScanJson {
 }
 
 describe('agentlog scan/show over aider runs in known projects', () => {
-  it('looks in the projects earlier scans saw, and shows a run', async () => {
+  it('looks in the projects the sessions it reads ran in, and shows a run', async () => {
     const home = await tempDir();
     const repo = join(home, 'code', 'app');
     await mkdir(join(repo, 'src'), { recursive: true });
@@ -29,10 +30,11 @@ describe('agentlog scan/show over aider runs in known projects', () => {
     });
 
     const first = JSON.parse((await runCli(['scan', '--json'], home)).stdout) as ScanJson;
-    expect(first.sessions.map((s) => s.agent)).toEqual(['cline']);
+    expect(first.sessions.map((s) => s.agent).sort()).toEqual(['aider', 'cline']);
     const second = await runCli(['scan', '--json'], home);
     expect(second.code, second.stderr).toBe(0);
     const listed = JSON.parse(second.stdout) as ScanJson;
+    expect(listed).toEqual(first);
     expect(listed.unreadable).toEqual([]);
     const run = listed.sessions.find((s) => s.agent === 'aider');
     expect(run).toMatchObject({ session_id: expect.stringMatching(/^20261005T100000-/), repo: '~/code/app', turns: 2 });

@@ -112,11 +112,15 @@ describe('aiderReader', () => {
     expect(aiderHomes(lookup({ AIDER_CHAT_HISTORY_FILE: '/x/chat.md' }))).toEqual(['/x/chat.md']);
     expect(aiderHomes(lookup({}, ['/home/u/code/app/src', '/home/u/code/lib', 'relative']))).toEqual([
       '/home/u',
-      '/home/u/code/app/src',
-      '/home/u/code/app',
       '/home/u/code',
+      '/home/u/code/app',
+      '/home/u/code/app/src',
       '/home/u/code/lib',
     ]);
+    // The same folders in the same order whichever project was seen last.
+    expect(aiderHomes(lookup({}, ['/home/u/code/lib', '/home/u/code/app', '/home/u/code/app/src']))).toEqual(
+      aiderHomes(lookup({}, ['/home/u/code/app/src', '/home/u/code/lib'])),
+    );
     const user = await tempDir();
     const custom = join(user, 'chat.md');
     await writeFile(custom, `${header('2026-01-01 00:00:00')}\n#### hi  \n${ai('hello')}`);

@@ -19,18 +19,21 @@ export function aiderHomes(lookup: HomeLookup): string[] {
   const named = lookup.env('AIDER_CHAT_HISTORY_FILE');
   const homes = [named === undefined ? lookup.homedir : basename(named) === historyFileName ? dirname(named) : named];
   const seen = new Set<string>([lookup.homedir, '/']);
+  const fromProjects: string[] = [];
   for (const project of (lookup.projects ?? []).slice(0, maxProjects)) {
     let dir = project;
     for (let level = 0; level <= parentLevels; level++) {
       if (!dir.startsWith('/') || seen.has(dir)) break;
       seen.add(dir);
-      homes.push(dir);
+      fromProjects.push(dir);
       const up = dirname(dir);
       if (up === dir) break;
       dir = up;
     }
   }
-  return homes;
+  // In path order, not the projects' recency: the set is what a scan learnt, and a cold scan (which
+  // learns projects as it reads) must list the same roots in the same order as the scan after it.
+  return [...homes, ...fromProjects.sort()];
 }
 
 export const aiderReader: AgentReader = {
