@@ -33,6 +33,7 @@ const headBytes = 1024;
 const resultsOnly =
   /^\{"type":"message","id":"[^"\\]*","timestamp":"([^"\\]+)",(?:"parentId":"[^"\\]*",)?"message":\{"role":"user","content":\[\{"type":"tool_result"/;
 const textBlock = Buffer.from('"type":"text"');
+const ascii = /^[\x00-\x7f]*$/;
 
 /**
  * Reads the header and messages. Without `full`, user messages that hold only tool results are
@@ -41,8 +42,11 @@ const textBlock = Buffer.from('"type":"text"');
 export async function readSession(path: string, full = true): Promise<DroidFile> {
   const file: DroidFile = { start: undefined, messages: [], badLines: 0 };
   const skim = (buf: Buffer, start: number, end: number, info: { line: number }): boolean => {
-    const m = resultsOnly.exec(buf.toString('utf8', start, Math.min(end, start + headBytes)));
-    if (m?.[1] === undefined) return false;
+    // Decoded as latin1 (a copy, no UTF-8 decoding): every byte the pattern names is ASCII and a
+    // multi-byte character cannot hold a quote or backslash byte, so it matches as the UTF-8 text
+    // would; only a timestamp that is not ASCII would read differently, and that line is parsed.
+    const m = resultsOnly.exec(buf.toString('latin1', start, Math.min(end, start + headBytes)));
+    if (m?.[1] === undefined || !ascii.test(m[1])) return false;
     // A view of the line: searching `buf` itself would run on through the rest of the read chunk.
     if (buf.subarray(start, end).includes(textBlock)) return false;
     file.messages.push({ line: info.line, id: undefined, at: m[1], role: 'user', model: undefined, blocks: [] });
