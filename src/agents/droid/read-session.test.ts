@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
-import { readSession } from './read-session.js';
+import { hasTextBlock, readSession } from './read-session.js';
 
 /** A user line that holds only a tool result, written as Droid writes it (type, id, timestamp first). */
 function resultLine(id: string, timestamp: string): string {
@@ -31,5 +31,23 @@ describe('readSession below the full detail level', () => {
       '2026-01-01T00:00:03.000Zé',
     ]);
     expect(skimmed.badLines).toBe(0);
+  });
+});
+
+describe('hasTextBlock', () => {
+  const has = (s: string) => {
+    const buf = Buffer.from(`xx${s}yy`);
+    return hasTextBlock(buf, 2, buf.length - 2);
+  };
+  it('finds "type":"text" wherever it stands in the line, and nothing else', () => {
+    expect(has('{"type":"text","text":"a"}')).toBe(true);
+    expect(has('[{"format":"text"},{"type":"text"}]')).toBe(true);
+    expect(has(':"text"')).toBe(false);
+    expect(has('{"format":"text"}')).toBe(false);
+    expect(has('{"type": "text"}')).toBe(false);
+    expect(has('{"kind":"type","v":"\\"type\\":\\"text\\""}')).toBe(false);
+    // Only the line's bytes count, not what the buffer holds around it.
+    const buf = Buffer.from('"type":"text" {}');
+    expect(hasTextBlock(buf, 14, buf.length)).toBe(false);
   });
 });

@@ -32,7 +32,23 @@ export interface DroidSettings {
 const headBytes = 1024;
 const resultsOnly =
   /^\{"type":"message","id":"[^"\\]*","timestamp":"([^"\\]+)",(?:"parentId":"[^"\\]*",)?"message":\{"role":"user","content":\[\{"type":"tool_result"/;
-const textBlock = Buffer.from('"type":"text"');
+const textValue = Buffer.from(':"text"');
+const typeKey = Buffer.from('"type"');
+
+/**
+ * Whether `buf[start, end)` holds `"type":"text"` (a quote inside a JSON string is escaped, so only
+ * structure matches). It looks for `:"text"` and checks the key before it: a needle that starts
+ * with a quote stops at every escaped quote of a tool's output, which made the search cost as much
+ * as parsing.
+ */
+export function hasTextBlock(buf: Buffer, start: number, end: number): boolean {
+  // A view of the line: searching `buf` itself would run on through the rest of the read chunk.
+  const line = buf.subarray(start, end);
+  for (let at = line.indexOf(textValue); at !== -1; at = line.indexOf(textValue, at + 1)) {
+    if (at >= typeKey.length && line.compare(typeKey, 0, typeKey.length, at - typeKey.length, at) === 0) return true;
+  }
+  return false;
+}
 const ascii = /^[\x00-\x7f]*$/;
 
 /**
@@ -47,8 +63,7 @@ export async function readSession(path: string, full = true): Promise<DroidFile>
     // would; only a timestamp that is not ASCII would read differently, and that line is parsed.
     const m = resultsOnly.exec(buf.toString('latin1', start, Math.min(end, start + headBytes)));
     if (m?.[1] === undefined || !ascii.test(m[1])) return false;
-    // A view of the line: searching `buf` itself would run on through the rest of the read chunk.
-    if (buf.subarray(start, end).includes(textBlock)) return false;
+    if (hasTextBlock(buf, start, end)) return false;
     file.messages.push({ line: info.line, id: undefined, at: m[1], role: 'user', model: undefined, blocks: [] });
     return true;
   };
