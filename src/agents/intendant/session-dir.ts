@@ -5,7 +5,8 @@
 // thread pool (open, stat, read, close) cost far more than the bytes (parsing runs in worker threads).
 import { readBytesSync } from '../../fs/read-exact.js';
 import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, type Stats } from 'node:fs';
-import { basename, dirname, isAbsolute, join, sep } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
+import { inFolder, RefPaths } from './ref-paths.js';
 import { clip, omittedLine, type ClipRule } from '../../record/clip.js';
 import { clipsWantWholeText } from '../../record/spill-scope.js';
 import { errorCode, errorMessage } from '../../fs/errors.js';
@@ -72,8 +73,11 @@ function realOf(path: string): Real {
 export class SessionDir {
   private root: Real | undefined;
   private readonly realDirs = new Map<string, Real>();
+  private readonly refs: RefPaths;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.refs = new RefPaths(dir);
+  }
 
   private real(dir: string): Real {
     let r = this.realDirs.get(dir);
@@ -88,10 +92,10 @@ export class SessionDir {
   private resolveRef(ref: string): { path: string } | { failure: ReadFailure; reason: string } {
     const refused = refusalOf(ref);
     if (refused !== undefined) return { failure: 'refused', reason: refused };
-    const full = join(this.dir, ref);
+    const where = this.refs.split(ref);
     this.root ??= realOf(this.dir);
     const root = this.root;
-    const parent = 'error' in root ? root : this.real(dirname(full));
+    const parent = 'error' in root ? root : this.real(where.parent);
     if ('error' in root || 'error' in parent) {
       const error = 'error' in root ? root.error : (parent as { error: unknown }).error;
       const code = errorCode(error);
@@ -101,7 +105,7 @@ export class SessionDir {
     // A symlinked folder on the way (turns -> /elsewhere) resolves outside the root.
     if (parent.path !== root.path && !parent.path.startsWith(root.path + sep))
       return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
-    return { path: join(parent.path, basename(full)) };
+    return { path: inFolder(parent.path, where.name) };
   }
 
   /** Opens a session-relative file for reading, or says why it may not or cannot be. */
