@@ -32,7 +32,24 @@ export interface DroidSettings {
 const headBytes = 1024;
 const resultsOnly =
   /^\{"type":"message","id":"[^"\\]*","timestamp":"([^"\\]+)",(?:"parentId":"[^"\\]*",)?"message":\{"role":"user","content":\[\{"type":"tool_result"/;
-const textBlock = Buffer.from('"type":"text"');
+const textValue = Buffer.from(':"text"');
+const typeKey = Buffer.from('"type"');
+
+/**
+ * Whether `buf[start, end)` holds `"type":"text"` (a quote inside a JSON string is escaped, so only
+ * structure matches). It looks for `:"text"` and checks the key before it: a needle that starts
+ * with a quote stops at every escaped quote of a tool's output, which made the search cost as much
+ * as parsing.
+ */
+export function hasTextBlock(buf: Buffer, start: number, end: number): boolean {
+  // A view of the line: searching `buf` itself would run on through the rest of the read chunk.
+  const line = buf.subarray(start, end);
+  for (let at = line.indexOf(textValue); at !== -1; at = line.indexOf(textValue, at + 1)) {
+    if (at >= typeKey.length && line.compare(typeKey, 0, typeKey.length, at - typeKey.length, at) === 0) return true;
+  }
+  return false;
+}
+const ascii = /^[\x00-\x7f]*$/;
 
 /**
  * Reads the header and messages. Without `full`, user messages that hold only tool results are
@@ -41,10 +58,12 @@ const textBlock = Buffer.from('"type":"text"');
 export async function readSession(path: string, full = true): Promise<DroidFile> {
   const file: DroidFile = { start: undefined, messages: [], badLines: 0 };
   const skim = (buf: Buffer, start: number, end: number, info: { line: number }): boolean => {
-    const m = resultsOnly.exec(buf.toString('utf8', start, Math.min(end, start + headBytes)));
-    if (m?.[1] === undefined) return false;
-    // A view of the line: searching `buf` itself would run on through the rest of the read chunk.
-    if (buf.subarray(start, end).includes(textBlock)) return false;
+    // Decoded as latin1 (a copy, no UTF-8 decoding): every byte the pattern names is ASCII and a
+    // multi-byte character cannot hold a quote or backslash byte, so it matches as the UTF-8 text
+    // would; only a timestamp that is not ASCII would read differently, and that line is parsed.
+    const m = resultsOnly.exec(buf.toString('latin1', start, Math.min(end, start + headBytes)));
+    if (m?.[1] === undefined || !ascii.test(m[1])) return false;
+    if (hasTextBlock(buf, start, end)) return false;
     file.messages.push({ line: info.line, id: undefined, at: m[1], role: 'user', model: undefined, blocks: [] });
     return true;
   };

@@ -11,8 +11,10 @@ export interface LogRow extends LogEvent {
 
 /** Narrows a parsed line; undefined when it is not a log row (no `event`: drift). */
 export function toLogRow(obj: JsonObject, line: number): LogRow | undefined {
-  const event = toLogEvent(obj);
-  return event === undefined ? undefined : { line, ...event };
+  const event = toLogEvent(obj) as LogRow | undefined;
+  // `toLogEvent` built a fresh object: it takes the line number itself rather than being copied.
+  if (event !== undefined) event.line = line;
+  return event;
 }
 
 /** A non-negative integer field of `data` (seqs, offsets, byte counts), or undefined. */

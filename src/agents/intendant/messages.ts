@@ -17,7 +17,7 @@ export interface MessageEntry {
   seq: number | undefined;
   /** The seq a rewind cut is compared with: a projection's `ref_seq`, else its own seq. */
   cutKey: number | undefined;
-  /** hash16 of the full text, when the full text was read. */
+  /** hash16 of the full text, when the full text was read (a user message's: legacy ones only, see `TurnList.user`). */
   hash: string | undefined;
   /** Reconstructed from pre-lane rows rather than read from the canonical lane. */
   legacy: boolean;

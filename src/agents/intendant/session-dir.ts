@@ -4,8 +4,9 @@
 // Every call is synchronous: a session reads one small sidecar per turn, and each read through the
 // thread pool (open, stat, read, close) cost far more than the bytes (parsing runs in worker threads).
 import { readBytesSync } from '../../fs/read-exact.js';
-import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, sep } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, type Stats } from 'node:fs';
+import { isAbsolute, sep } from 'node:path';
+import { inFolder, RefPaths } from './ref-paths.js';
 import { clip, omittedLine, type ClipRule } from '../../record/clip.js';
 import { clipsWantWholeText } from '../../record/spill-scope.js';
 import { errorCode, errorMessage } from '../../fs/errors.js';
@@ -35,6 +36,28 @@ function oversized(ref: string, size: number, maxBytes: number): { ok: false; fa
   return { ok: false, failure: 'oversized', reason: `${ref} is ${size} bytes, over the ${maxBytes}-byte bound` };
 }
 
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+const uid = process.getuid?.();
+
+/**
+ * Whether the mode bits alone let this process open the file for reading: root reads any regular
+ * file; its owner needs the owner bit; anyone else the group and other bits both (so membership
+ * need not be known). An ACL or security module that denies more is seen only by an open.
+ */
+export function readableByMode(st: Pick<Stats, 'uid' | 'mode'>, processUid: number | undefined): boolean {
+  if (processUid === undefined) return false;
+  if (processUid === 0) return true;
+  if (st.uid === processUid) return (st.mode & 0o400) !== 0;
+  return (st.mode & 0o044) === 0o044;
+}
+
 /** A resolved path, or the error that stopped it (kept, so a folder is resolved once). */
 type Real = { path: string } | { error: unknown };
 
@@ -50,8 +73,11 @@ function realOf(path: string): Real {
 export class SessionDir {
   private root: Real | undefined;
   private readonly realDirs = new Map<string, Real>();
+  private readonly refs: RefPaths;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.refs = new RefPaths(dir);
+  }
 
   private real(dir: string): Real {
     let r = this.realDirs.get(dir);
@@ -62,14 +88,14 @@ export class SessionDir {
     return r;
   }
 
-  /** Opens a session-relative file for reading, or says why it may not or cannot be. */
-  private openRef(ref: string): { fd: number; size: number } | { failure: ReadFailure; reason: string } {
+  /** The real path a session-relative reference names, or why it may not or cannot be followed. */
+  private resolveRef(ref: string): { path: string } | { failure: ReadFailure; reason: string } {
     const refused = refusalOf(ref);
     if (refused !== undefined) return { failure: 'refused', reason: refused };
-    const full = join(this.dir, ref);
+    const where = this.refs.split(ref);
     this.root ??= realOf(this.dir);
     const root = this.root;
-    const parent = 'error' in root ? root : this.real(dirname(full));
+    const parent = 'error' in root ? root : this.real(where.parent);
     if ('error' in root || 'error' in parent) {
       const error = 'error' in root ? root.error : (parent as { error: unknown }).error;
       const code = errorCode(error);
@@ -79,10 +105,17 @@ export class SessionDir {
     // A symlinked folder on the way (turns -> /elsewhere) resolves outside the root.
     if (parent.path !== root.path && !parent.path.startsWith(root.path + sep))
       return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
+    return { path: inFolder(parent.path, where.name) };
+  }
+
+  /** Opens a session-relative file for reading, or says why it may not or cannot be. */
+  private openRef(ref: string): { fd: number; size: number } | { failure: ReadFailure; reason: string } {
+    const resolved = this.resolveRef(ref);
+    if ('failure' in resolved) return resolved;
     let fd: number;
     try {
       // O_NOFOLLOW refuses a symlink as the last component; O_NONBLOCK keeps a planted FIFO from hanging us.
-      fd = openSync(join(parent.path, basename(full)), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      fd = openSync(resolved.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (error) {
       const code = errorCode(error);
       if (code === 'ELOOP' || code === 'EMLINK') return { failure: 'refused', reason: `file reference is a symlink: ${ref}` };
@@ -105,6 +138,14 @@ export class SessionDir {
    * whose bytes the caller does not need but whose trouble it must still report).
    */
   checkWhole(ref: string, maxBytes: number): { ok: true } | { ok: false; failure: ReadFailure; reason: string } {
+    // One lstat answers for a regular file its mode lets us read (a session's agent-input sidecars,
+    // thousands at summary detail): no open, fstat and close. Anything else takes the open, so
+    // every refusal and failure reads exactly as a read's would.
+    const resolved = this.resolveRef(ref);
+    if (!('failure' in resolved)) {
+      const st = lstatOrUndefined(resolved.path);
+      if (st?.isFile() === true && readableByMode(st, uid)) return st.size > maxBytes ? oversized(ref, st.size, maxBytes) : { ok: true };
+    }
     const opened = this.openRef(ref);
     if ('failure' in opened) return { ok: false, ...opened };
     closeSync(opened.fd);

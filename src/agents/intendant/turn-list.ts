@@ -55,7 +55,9 @@ export class TurnList {
       tsMs: ms,
       seq: m.seq,
       cutKey: m.cutKey,
-      hash: hash16(text),
+      // Only the epoch marker's correlation reads a hash, and it matches legacy messages only:
+      // a lane message's hash would be a SHA-256 per message for nothing.
+      hash: m.legacy ? hash16(text) : undefined,
       legacy: m.legacy,
       locator: m.locator,
       superseded: false,
