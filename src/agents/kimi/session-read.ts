@@ -41,7 +41,8 @@ function realFolder(dir: string): string | null {
   }
 }
 
-export async function readKimiSession(sessionDir: string, bounds: KimiBounds): Promise<KimiSessionLogs> {
+/** `summary`: tool outputs are read only as far as a summary needs (see summary-cut). */
+export async function readKimiSession(sessionDir: string, bounds: KimiBounds, summary = false): Promise<KimiSessionLogs> {
   const problems: FileProblem[] = [];
   const badLines: { path: string; count: number }[] = [];
   const tornTails: string[] = [];
@@ -89,6 +90,7 @@ export async function readKimiSession(sessionDir: string, bounds: KimiBounds): P
       read = await readWire(path, id, {
         maxLineBytes: bounds.wireRecordBytes,
         maxRecords: bounds.sessionRecords - records,
+        summary,
       });
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
