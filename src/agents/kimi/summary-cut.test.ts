@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
 import { defaultKimiBounds, kimiReader, readKimiSession } from './index.js';
+import { kimiRecord } from './record.js';
 import type { KimiSessionLogs } from './session-read.js';
 import { outputHeadChars } from './summary-cut.js';
 import { at, prompt, state, step, writeSession, type WireRecord } from './test-support/wire.js';
@@ -17,9 +18,15 @@ function headsOnly(logs: KimiSessionLogs): unknown {
   }));
 }
 
+/** The summary-detail record of a session read with or without the cut. */
+async function summaryOf(dir: string, cut: boolean) {
+  return kimiRecord('session_cut', await readKimiSession(dir, defaultKimiBounds, cut), undefined, 'summary')?.record;
+}
+
 async function session(wires: Record<string, WireRecord[]>) {
   const home = join(await tempDir(), '.kimi-code');
-  const dir = await writeSession(home, 'session_cut', { state: state('/work/app', { main: null, child: 'main' }), wires });
+  const agents = Object.fromEntries(Object.keys(wires).map((id) => [id, id === 'main' ? null : 'main']));
+  const dir = await writeSession(home, 'session_cut', { state: state('/work/app', agents), wires });
   return { dir, found: (await kimiReader.claim(dir))! };
 }
 
@@ -51,8 +58,26 @@ describe('Kimi tool outputs at summary detail', () => {
     const calls = full.logs.get('main')!.entries.flatMap((e) => (e.kind === 'step' ? e.calls : []));
     expect(calls.map((c) => c.childAgentId)).toEqual(['child', 'child']);
 
+    expect(await summaryOf(dir, true)).toEqual(await summaryOf(dir, false));
     const parsed = await kimiReader.parse(found, { detail: 'summary' });
     const agentCall = parsed.record!.turns.flatMap((t) => t.tool_calls ?? []).find((c) => c.subagent !== undefined);
     expect(agentCall?.subagent?.status).toBe('failed');
+  });
+
+  it('summarises a session of one agent as a full read does, though its outputs are not read', async () => {
+    const { dir } = await session({
+      main: [
+        prompt('go', 1),
+        ...launch('A1', `${linkText}${'tail '.repeat(3000)}`, 2),
+        ...step('s2', 3, {
+          text: 'after',
+          calls: [{ id: 'B1', name: 'Bash', args: { command: 'ls' }, output: 'x\n'.repeat(5000), isError: true }],
+        }),
+      ],
+    });
+    const summary = await summaryOf(dir, true);
+    expect(summary).toEqual(await summaryOf(dir, false));
+    const main = (await readKimiSession(dir, defaultKimiBounds, true)).logs.get('main')!;
+    expect(main.entries.flatMap((e) => (e.kind === 'step' ? e.calls.map((c) => c.output) : []))).toEqual(['', '']);
   });
 });

@@ -12,8 +12,8 @@ export interface WireLimits {
   maxLineBytes: number;
   /** Records this wire may add before the session's record budget is spent. */
   maxRecords: number;
-  /** Summary detail: a tool result's output is read only as far as its head (see summary-cut). */
-  summary?: boolean;
+  /** Summary detail: the characters of a tool result's output read (see summary-cut); all when absent. */
+  outputHead?: number;
 }
 
 export type WireRead = { ok: true; log: WireLog; badLines: number; tornTail: boolean } | { ok: false; reason: string };
@@ -26,12 +26,12 @@ export async function readWire(path: string, agentId: string, limits: WireLimits
   let badLines = 0;
   let tornTail = false;
   let overBudget = false;
-  const summary = limits.summary === true;
+  const head = limits.outputHead;
   const r = forEachRawLine(
     path,
     (buf, start, end, info) => {
       lineNo++;
-      let o = summary ? cutToolOutput(buf, start, end) : undefined;
+      let o = head === undefined ? undefined : cutToolOutput(buf, start, end, head);
       if (o === undefined) {
         const line = decodeLine(buf, start, end);
         if (line.trim() === '') return true;
