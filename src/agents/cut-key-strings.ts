@@ -3,6 +3,9 @@
 // checks the parsed object is the kind of line it meant to cut and otherwise parses the line whole.
 import { asObject, type JsonObject } from '../json/narrow.js';
 
+/** How many raw bytes of a string value's body `b[from, to)` to keep. */
+export type KeepBytes = (b: Buffer, from: number, to: number) => number;
+
 /** Whether the byte at `i` is escaped (an odd run of backslashes before it). */
 function escaped(b: Buffer, i: number, start: number): boolean {
   let k = i - 1;
@@ -21,8 +24,9 @@ function closingQuote(b: Buffer, q: number, start: number, end: number): number 
 }
 
 /**
- * `b[start, end)` decoded with every string value of `"<key>":"…"` longer than `minBytes` (raw)
- * cut to at most its first `keepBytes`; undefined when nothing was cut. A cut never splits a UTF-8
+ * `b[start, end)` decoded with every string value of `"<key>":"…"` cut to at most its first
+ * `keep(b, from, to)` raw bytes (asked of the value's raw body `b[from, to)`), where that saves
+ * more than `minBytes`; undefined when nothing was cut. A cut never splits a UTF-8
  * character or a two-byte escape; one that splits a `\uXXXX` escape leaves invalid JSON, which the
  * caller's parse rejects.
  * Example: cutKeyStrings(Buffer.from('{"output":"abcdef"}'), 0, 19, Buffer.from('"output":"'), 2, 3)
@@ -33,7 +37,7 @@ export function cutKeyStrings(
   lineStart: number,
   lineEnd: number,
   key: Buffer,
-  keepBytes: number,
+  keep: KeepBytes,
   minBytes: number,
 ): string | undefined {
   // A view of the line alone: a search in the whole read chunk would run past the line's end.
@@ -53,7 +57,8 @@ export function cutKeyStrings(
     }
     const close = closingQuote(b, open, start, end);
     if (close === -1) return undefined;
-    if (close - open - 1 > minBytes) {
+    const keepBytes = keep(b, open + 1, close);
+    if (close - open - 1 - keepBytes > minBytes) {
       let cut = open + 1 + keepBytes;
       while (cut > open + 1 && ((b[cut] as number) & 0xc0) === 0x80) cut--;
       if (escaped(b, cut, open + 1)) cut--;
@@ -72,10 +77,10 @@ export function parseCutLine(
   start: number,
   end: number,
   key: Buffer,
-  keepBytes: number,
+  keep: KeepBytes,
   minBytes: number,
 ): JsonObject | undefined {
-  const line = cutKeyStrings(b, start, end, key, keepBytes, minBytes);
+  const line = cutKeyStrings(b, start, end, key, keep, minBytes);
   if (line === undefined) return undefined;
   try {
     return asObject(JSON.parse(line));

@@ -80,4 +80,36 @@ describe('Kimi tool outputs at summary detail', () => {
     const main = (await readKimiSession(dir, defaultKimiBounds, true)).logs.get('main')!;
     expect(main.entries.flatMap((e) => (e.kind === 'step' ? e.calls.map((c) => c.output) : []))).toEqual(['', '']);
   });
+
+  it('keeps the head of an output that spells its launch link with escapes', async () => {
+    const home = join(await tempDir(), '.kimi-code');
+    const ev = (event: WireRecord): string => `${JSON.stringify({ type: 'context.append_loop_event', event, time: at(2) })}\n`;
+    // `\u0061gent_id:` reads as `agent_id:` (and `\u0073tatus:` as `status:`): the raw bytes show neither word.
+    const escapedLink = String.raw`\u0061gent_id: child\n\u0073tatus: failed\n`;
+    const result = ev({ type: 'tool.result', toolCallId: 'A1', result: { output: 'X' } }).replace(
+      '"X"',
+      `"${escapedLink}${'pad '.repeat(3000)}"`,
+    );
+    const dir = await writeSession(home, 'session_cut', {
+      state: state('/work/app', { main: null, child: 'main' }),
+      wires: {
+        main: [
+          prompt('go', 1),
+          ...step('s1', 2, { calls: [{ id: 'B1', name: 'Bash', args: { command: 'ls' }, output: 'plain '.repeat(3000) }] }),
+        ],
+        child: [prompt('task', 2, { kind: 'system_trigger', name: 'agent' }), ...step('c1', 3, { text: 'done' })],
+      },
+      tails: { main: ev({ type: 'tool.call', uuid: 'A1', toolCallId: 'A1', name: 'Agent', args: { prompt: 'look' } }) + result },
+    });
+    expect(await summaryOf(dir, true)).toEqual(await summaryOf(dir, false));
+    const main = (await readKimiSession(dir, defaultKimiBounds, true)).logs.get('main')!;
+    const calls = main.entries.flatMap((e) => (e.kind === 'step' ? e.calls : []));
+    // The plain output holds neither word: it is cut to nothing; the escaped link survives.
+    expect(calls.map((c) => [c.output?.length ?? null, c.childAgentId])).toEqual([
+      [0, null],
+      [expect.any(Number), 'child'],
+    ]);
+    const agentCall = (await summaryOf(dir, true))!.turns.flatMap((t) => t.tool_calls ?? []).find((c) => c.subagent !== undefined);
+    expect(agentCall?.subagent?.status).toBe('failed');
+  });
 });

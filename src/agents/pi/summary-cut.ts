@@ -8,6 +8,7 @@ const minCutBytes = 2048;
 /** Text parts longer than this (raw) are emptied. */
 const cutAboveBytes = 256;
 const textKey = Buffer.from('"text":"');
+const nothing = (): number => 0;
 
 /**
  * The line parsed with its long `"text"` strings emptied, when it is a tool result message;
@@ -15,6 +16,6 @@ const textKey = Buffer.from('"text":"');
  */
 export function cutToolResult(b: Buffer, start: number, end: number): JsonObject | undefined {
   if (end - start < minCutBytes) return undefined;
-  const o = parseCutLine(b, start, end, textKey, 0, cutAboveBytes);
+  const o = parseCutLine(b, start, end, textKey, nothing, cutAboveBytes);
   return o?.['type'] === 'message' && obj(o, 'message')?.['role'] === 'toolResult' ? o : undefined;
 }
