@@ -11,6 +11,7 @@ import { statFileSync } from './file-stat.js';
 import { mainAgentId, orderAgentIds, statePath, wirePath } from './layout.js';
 import { readStateFileSync, type KimiState } from './state-file.js';
 import type { WireLog } from './wire-entry.js';
+import { outputHeadChars } from './summary-cut.js';
 import { readWire } from './wire-read.js';
 
 export interface KimiSessionLogs {
@@ -41,7 +42,8 @@ function realFolder(dir: string): string | null {
   }
 }
 
-export async function readKimiSession(sessionDir: string, bounds: KimiBounds): Promise<KimiSessionLogs> {
+/** `summary`: tool outputs are read only as far as a summary needs (see summary-cut). */
+export async function readKimiSession(sessionDir: string, bounds: KimiBounds, summary = false): Promise<KimiSessionLogs> {
   const problems: FileProblem[] = [];
   const badLines: { path: string; count: number }[] = [];
   const tornTails: string[] = [];
@@ -89,6 +91,8 @@ export async function readKimiSession(sessionDir: string, bounds: KimiBounds): P
       read = await readWire(path, id, {
         maxLineBytes: bounds.wireRecordBytes,
         maxRecords: bounds.sessionRecords - records,
+        // An output's head only links a launched agent: a session of one agent needs none of it.
+        outputHead: summary ? (ids.length > 1 ? outputHeadChars : 0) : undefined,
       });
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });

@@ -1,8 +1,9 @@
 // Reads one agent's wire.jsonl into a WireLog within the session's bounds. Fail-closed: a line
 // over the record bound or a wire past the session's record budget yields no log at all, so an
 // oversized file is never partially read into a record.
-import { forEachLine } from '../../fs/read-lines.js';
+import { decodeLine, forEachRawLine } from '../../fs/read-lines.js';
 import { parseObjectLine } from '../../json/narrow.js';
+import { cutToolOutput } from './summary-cut.js';
 import type { WireLog } from './wire-entry.js';
 import { WireFold } from './wire-fold.js';
 import { wireLine } from './wire-line.js';
@@ -11,6 +12,8 @@ export interface WireLimits {
   maxLineBytes: number;
   /** Records this wire may add before the session's record budget is spent. */
   maxRecords: number;
+  /** Summary detail: the characters of a tool result's output read (see summary-cut); all when absent. */
+  outputHead?: number;
 }
 
 export type WireRead = { ok: true; log: WireLog; badLines: number; tornTail: boolean } | { ok: false; reason: string };
@@ -23,12 +26,17 @@ export async function readWire(path: string, agentId: string, limits: WireLimits
   let badLines = 0;
   let tornTail = false;
   let overBudget = false;
-  const r = await forEachLine(
+  const head = limits.outputHead;
+  const r = forEachRawLine(
     path,
-    (line, info) => {
+    (buf, start, end, info) => {
       lineNo++;
-      if (line.trim() === '') return true;
-      const o = parseObjectLine(line);
+      let o = head === undefined ? undefined : cutToolOutput(buf, start, end, head);
+      if (o === undefined) {
+        const line = decodeLine(buf, start, end);
+        if (line.trim() === '') return true;
+        o = parseObjectLine(line);
+      }
       if (o === undefined) {
         // A final line without its newline may still be being written: not consumed, not bad.
         if (info.complete) badLines++;

@@ -1,10 +1,11 @@
 // Reads one Pi session file: its header and every entry in file order, within the bounds. Bad
 // lines are counted; a torn final line (a writer still appending) is neither an entry nor bad.
 import { statSync } from 'node:fs';
-import { forEachLine } from '../../fs/read-lines.js';
+import { decodeLine, forEachRawLine } from '../../fs/read-lines.js';
 import { parseObjectLine } from '../../json/narrow.js';
 import type { PiBounds } from './bounds.js';
 import { entryOf, headerOf, type PiEntry, type PiHeader } from './entry.js';
+import { cutToolResult } from './summary-cut.js';
 
 export interface PiFile {
   header: PiHeader | undefined;
@@ -23,16 +24,20 @@ export async function readPiFile(path: string, bounds: PiBounds, full = true): P
   const file: PiFile = { header: undefined, entries: [], badLines: 0, tornTail: false };
   let lineNo = 0;
   let tooLong = false;
-  const r = await forEachLine(
+  const r = forEachRawLine(
     path,
-    (line, info) => {
+    (buf, start, end, info) => {
       lineNo++;
       if (lineNo > bounds.fileLines) {
         tooLong = true;
         return false;
       }
-      if (line.trim() === '') return true;
-      const o = parseObjectLine(line);
+      let o = full ? undefined : cutToolResult(buf, start, end);
+      if (o === undefined) {
+        const line = decodeLine(buf, start, end);
+        if (line.trim() === '') return true;
+        o = parseObjectLine(line);
+      }
       if (o === undefined) {
         if (info.complete) file.badLines++;
         else file.tornTail = true;
