@@ -39,10 +39,16 @@ export function isPlainFold(text: string, folded: Folded): boolean {
   return asciiOnly.test(text) || text.replace(/[A-Z]+/g, (m) => m.toLowerCase()) === folded.text;
 }
 
-/** Encodes a segment's body; `folds[i]` is record i's fold. */
-export function encodeBody(head: SegmentHead, records: readonly MessageRecord[], folds: readonly Folded[]): Buffer {
+/**
+ * Encodes a segment's body; `folds[i]` is record i's fold. With `reserve`, the buffer starts with
+ * that many zero bytes for the caller's file header (the body is the rest), so a file is built in
+ * one allocation. The texts are written straight into it, never joined into one string or copied
+ * through a buffer of their own: on a 300 MB session each of those copies was ~100 MB of peak RSS.
+ */
+export function encodeBody(head: SegmentHead, records: readonly MessageRecord[], folds: readonly Folded[], reserve = 0): Buffer {
   const n = records.length;
   const plain = records.map((r, i) => isPlainFold(r.text, folds[i] as Folded));
+  const stored = (i: number): string => (plain[i] === true ? (folds[i] as Folded).text : (records[i] as MessageRecord).text);
   const headBuf = Buffer.from(
     JSON.stringify({ agent: head.agent, session_id: head.session_id, marks_mode: head.marks_mode, marks: head.marks }),
     'utf8',
@@ -51,17 +57,25 @@ export function encodeBody(head: SegmentHead, records: readonly MessageRecord[],
   const linesJoined = lines.join('');
   const linesBuf = Buffer.from(linesJoined, 'utf8');
   const ascii = linesBuf.length === linesJoined.length;
-  const text = records.map((r, i) => (plain[i] === true ? (folds[i] as Folded).text : r.text)).join('\u0000');
-  const enc = wideChar.test(text) ? 1 : 0;
-  const textBuf = Buffer.from(text, encodings[enc]);
-  const caseMap = Buffer.alloc((text.length + 7) >> 3);
-  const out = Buffer.alloc(fixedBytes + headBuf.length + 8 * n + n + 8 * (n + 1) + caseMap.length + linesBuf.length + textBuf.length);
-  out.writeUInt32LE(n, 4);
-  out.writeUInt32LE(headBuf.length, 8);
-  out.writeUInt32LE(linesBuf.length, 12);
-  out.writeUInt32LE(text.length, 16);
-  out.writeUInt32LE(enc, 20);
-  let p = fixedBytes + headBuf.copy(out, fixedBytes);
+  // The texts joined by NUL, as lengths: n - 1 separators.
+  let textLength = Math.max(0, n - 1);
+  let enc = 0;
+  for (let i = 0; i < n; i++) {
+    const t = stored(i);
+    textLength += t.length;
+    if (enc === 0 && wideChar.test(t)) enc = 1;
+  }
+  const width = enc === 0 ? 1 : 2;
+  const caseMapBytes = (textLength + 7) >> 3;
+  const bodyBytes = fixedBytes + headBuf.length + 8 * n + n + 8 * (n + 1) + caseMapBytes + linesBuf.length + width * textLength;
+  const out = Buffer.alloc(reserve + bodyBytes);
+  const b = reserve;
+  out.writeUInt32LE(n, b + 4);
+  out.writeUInt32LE(headBuf.length, b + 8);
+  out.writeUInt32LE(linesBuf.length, b + 12);
+  out.writeUInt32LE(textLength, b + 16);
+  out.writeUInt32LE(enc, b + 20);
+  let p = b + fixedBytes + headBuf.copy(out, b + fixedBytes);
   for (const r of records) p = out.writeDoubleLE(r.ts_ms, p);
   records.forEach((r, i) => {
     out[p++] = (r.subagent === true ? flagSubagent : 0) | (plain[i] === true ? flagPlain : 0);
@@ -72,6 +86,7 @@ export function encodeBody(head: SegmentHead, records: readonly MessageRecord[],
     at += ascii ? l.length : Buffer.byteLength(l, 'utf8');
     p = out.writeUInt32LE(at, p);
   }
+  const caseMap = out.subarray(p + 4 * (n + 1), p + 4 * (n + 1) + caseMapBytes);
   at = 0;
   p = out.writeUInt32LE(0, p);
   records.forEach((r, i) => {
@@ -85,10 +100,12 @@ export function encodeBody(head: SegmentHead, records: readonly MessageRecord[],
     at += r.text.length + 1;
     p = out.writeUInt32LE(at, p);
   });
-  p += caseMap.copy(out, p);
+  p += caseMapBytes;
   p += linesBuf.copy(out, p);
-  textBuf.copy(out, p);
-  out.writeUInt32LE(crc32(out.subarray(4)), 0);
+  // The separators are the zero bytes `alloc` left between the texts.
+  for (let i = 0; i < n; i++) p += out.write(stored(i), p, encodings[enc]) + (i < n - 1 ? width : 0);
+  if (p !== out.length) throw new Error(`segment body: wrote ${p - b} of ${bodyBytes} bytes`);
+  out.writeUInt32LE(crc32(out.subarray(b + 4)), b);
   return out;
 }
 

@@ -33,13 +33,31 @@ export function segmentName(body: Uint8Array): string {
 const fileMagic = 0x47534741; // "AGSG" little-endian
 export const fileHeaderBytes = 12;
 
+/** Writes the file form's header and filter into the first bytes of `file`. */
+function writeFileHead(file: Buffer, filter: Uint8Array): void {
+  file.writeUInt32LE(fileMagic, 0);
+  file.writeUInt32LE(segmentFormat, 4);
+  file.writeUInt32LE(filter.length, 8);
+  file.set(filter, fileHeaderBytes);
+}
+
 /** The file form: magic, format, filter length (u32 LE each), the filter, then the body. */
 export function encodeSegmentFile(body: Uint8Array, filter: Uint8Array): Buffer {
-  const head = Buffer.alloc(fileHeaderBytes);
-  head.writeUInt32LE(fileMagic, 0);
-  head.writeUInt32LE(segmentFormat, 4);
-  head.writeUInt32LE(filter.length, 8);
-  return Buffer.concat([head, filter, body]);
+  const file = Buffer.alloc(fileHeaderBytes + filter.length + body.length);
+  writeFileHead(file, filter);
+  file.set(body, fileHeaderBytes + filter.length);
+  return file;
+}
+
+/**
+ * A segment's file built in one buffer (the body encoded behind room for the header and filter),
+ * and its body as a view of it: no second copy of a big session's texts.
+ */
+export function segmentFile(s: Segment, folds: readonly Folded[], filter: Uint8Array): { file: Buffer; body: Buffer } {
+  const reserve = fileHeaderBytes + filter.length;
+  const file = encodeBody(s, s.records, folds, reserve);
+  writeFileHead(file, filter);
+  return { file, body: file.subarray(reserve) };
 }
 
 /** What a file's header says: ours in this format (with the filter's length), ours in another, or not ours. */

@@ -7,16 +7,15 @@ import type { AgentId } from '../record/types.js';
 import { fold } from './fold.js';
 import { NgramFilter } from './ngram-filter.js';
 import type { SegmentRef } from './manifest.js';
-import { combineMarks, encodeSegmentFile, parseSegment, segmentName, serialiseSegment, type Segment } from './segment.js';
+import { combineMarks, parseSegment, segmentFile, segmentName, type Segment } from './segment.js';
 import { generationPath, writeGeneration } from './store.js';
 
 /** Writes one segment (and its filter) unless an identical one exists; returns its reference. */
 export async function storeSegment(root: string, segment: Segment): Promise<SegmentRef> {
   const folds = segment.records.map((r) => fold(r.text));
-  const body = serialiseSegment(segment, folds);
-  const file = segmentName(body);
   const filter = NgramFilter.build(folds.map((f) => f.text)).serialise();
-  const data = encodeSegmentFile(body, filter);
+  const { file: data, body } = segmentFile(segment, folds, filter);
+  const file = segmentName(body);
   writeGeneration(root, file, data);
   return { file, records: segment.records.length, bytes: data.length };
 }
