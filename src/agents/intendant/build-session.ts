@@ -23,7 +23,7 @@ import type { MessageEntry, MessageLocator } from './messages.js';
 import type { SessionMeta } from './meta.js';
 import type { LogRead } from './read-log.js';
 import { relationshipOf, type Relationship } from './relationships.js';
-import { isoOf, RowClock } from './row-time.js';
+import { fourDigitYears, isoOf, RowClock } from './row-time.js';
 import { RuntimeCalls, settle } from './runtime-calls.js';
 import type { SessionDir } from './session-dir.js';
 import { SidecarText, type SpanKeys, type TextRead } from './sidecar-text.js';
@@ -60,9 +60,6 @@ export interface BuiltSession {
   messages: MessageEntry[];
   problems: FileProblem[];
 }
-
-/** 10000-01-01T00:00:00Z: before it an ISO timestamp has a four-digit year (and orders as text). */
-const fourDigitYears = 253402300800000;
 
 /** A synthetic launch call's status from its subagent's (a running child has none yet). */
 const launchStatus = { completed: 'ok', failed: 'error', stopped: 'interrupted', running: undefined } as const;

@@ -15,4 +15,17 @@ describe('linesContaining', () => {
       expect(seen, `chunk ${chunkBytes}`).toEqual(['{"event":"mark","n":1}', '{"event":"mark","n":3}', '{"event":"mark","tail":true}']);
     }
   });
+
+  it('reads each file alone when one buffer serves a larger file, then a smaller one', async () => {
+    const dir = await tempDir();
+    const big = join(dir, 'big.jsonl');
+    const small = join(dir, 'small.jsonl');
+    await writeFile(big, `${'{"event":"mark","big":true}\n'.repeat(5000)}`);
+    await writeFile(small, '{"event":"other"}\n{"event":"mark","small":true}');
+    const seen: string[] = [];
+    await linesContaining(big, '"mark"', () => void seen.push('big'));
+    await linesContaining(small, '"mark"', (l) => void seen.push(l));
+    expect(seen.length).toBe(5001);
+    expect(seen.at(-1)).toBe('{"event":"mark","small":true}');
+  });
 });

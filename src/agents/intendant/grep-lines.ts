@@ -9,6 +9,9 @@ export interface GrepOptions {
   chunkBytes?: number;
 }
 
+/** The read buffer, kept between calls (never two at once: the grep is synchronous). */
+let spare: Buffer | null = null;
+
 /** Calls `onLine` with every line (complete or the unterminated last one) holding `needle`. */
 export async function linesContaining(path: string, needle: string, onLine: (line: string) => void, opts: GrepOptions = {}): Promise<void> {
   const mark = Buffer.from(needle, 'utf8');
@@ -16,7 +19,11 @@ export async function linesContaining(path: string, needle: string, onLine: (lin
   const fd = openSync(path, 'r');
   try {
     // A buffer no bigger than the file: most logs are far smaller than the 1 MiB default.
-    const chunk = Buffer.allocUnsafe(opts.chunkBytes ?? Math.min(1 << 20, Math.max(64 * 1024, fstatSync(fd).size + 1)));
+    const want = opts.chunkBytes ?? Math.min(1 << 20, Math.max(64 * 1024, fstatSync(fd).size + 1));
+    // Discovery greps every log in turn: one buffer serves them all (a fresh one each was
+    // external memory the collector counted, and a chunk the OS zeroed).
+    if (spare === null || spare.length < want) spare = Buffer.allocUnsafe(want);
+    const chunk = spare.subarray(0, want);
     let carry: Buffer = Buffer.alloc(0);
     // Set after dropping a line that outgrew the bound: its rest, up to the next newline, is skipped.
     let skipping = false;
