@@ -46,7 +46,8 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
       if (locator !== undefined) {
         let rows;
         try {
-          rows = await loadDatabaseRows(locator.database, locator.sessionId, opts.busyTimeoutMs);
+          // Below full detail parts come as bytes, so their long outputs are cut before they are decoded.
+          rows = await loadDatabaseRows(locator.database, locator.sessionId, opts.busyTimeoutMs, ctx.detail !== 'full');
         } catch (error) {
           return { record: null, cwds: [], badLines: [], problems: [databaseProblem(locator.database, error)] };
         }
