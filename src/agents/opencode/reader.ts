@@ -60,7 +60,7 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
         const bad = badLines + badRows;
         return finish(tree, bad > 0 ? [{ path: session.path, count: bad }] : [], [], ctx.detail);
       }
-      const loaded = await loadJsonTree(session.path, session.files);
+      const loaded = await loadJsonTree(session.path, session.files, ctx.detail === 'full');
       return finish(loaded.tree, loaded.badLines, loaded.problems, ctx.detail);
     },
 
