@@ -75,10 +75,11 @@ const subtree =
 
 /**
  * The part columns a summary reads, `data` as its raw bytes so long outputs can be cut before they
- * are decoded (summary-cut.ts). Only where the database stores text as UTF-8: a cast of UTF-16
- * text to a blob would hand on UTF-16 bytes.
+ * are decoded (summary-cut.ts). Only where the database stores text as UTF-8 (asked in the query,
+ * evaluated once): a cast of UTF-16 text to a blob would hand on UTF-16 bytes.
  */
-const partBytes = 'SELECT id, message_id, session_id, CAST(data AS BLOB) AS data FROM part';
+const partBytes =
+  "SELECT id, message_id, session_id, CASE WHEN (SELECT encoding FROM pragma_encoding) = 'UTF-8' THEN CAST(data AS BLOB) ELSE data END AS data FROM part";
 
 /**
  * The rows of one session and every session it launched (children, grandchildren…), in order.
@@ -86,7 +87,7 @@ const partBytes = 'SELECT id, message_id, session_id, CAST(data AS BLOB) AS data
  */
 export function loadDatabaseRows(path: string, rootId: string, busyTimeoutMs: number, partDataBytes = false): Promise<OcRows> {
   return withDatabase(path, busyTimeoutMs, (db) => {
-    const parts = partDataBytes && db.pragma('encoding', { simple: true }) === 'UTF-8' ? partBytes : 'SELECT * FROM part';
+    const parts = partDataBytes ? partBytes : 'SELECT * FROM part';
     // One read transaction, so a writer cannot slip a half-written step between the three reads.
     return db.transaction(() => ({
       sessions: rowsOf(

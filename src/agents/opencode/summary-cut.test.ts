@@ -94,6 +94,8 @@ function asSummary(value: unknown): unknown {
 
 describe.each([
   ['database', async (home: string) => writeDatabase(join(home, 'opencode.db'), crossedLaunches())],
+  // Text a UTF-16 database casts to a blob is UTF-16: there parts are read as text.
+  ['UTF-16 database', async (home: string) => writeDatabase(join(home, 'opencode.db'), crossedLaunches(), 'wal', 'UTF-16le')],
   ['JSON tree', async (home: string) => writeJsonTree(join(home, 'storage'), crossedLaunches())],
 ])('opencodeReader at summary detail (%s)', (_store, write) => {
   it('reads what the full detail level reads, outputs aside, and still finds children a task output names', async () => {
