@@ -22,8 +22,12 @@ function readProblem(path: string, error: unknown): { problem: FileProblem } {
   return { problem: { path, kind: 'unreadable', reason } };
 }
 
-/** One open, fstat, read and close; `file` carries the size and mtime the descriptor showed. */
-export function readJsonFileSync(path: string, maxBytes: number): JsonFileRead {
+/**
+ * One open, fstat, read and close; `file` carries the size and mtime the descriptor showed.
+ * `parseBytes` is tried on the raw bytes first (a summary's cut, see summary-cut.ts); when it
+ * answers undefined the file is decoded and parsed whole.
+ */
+export function readJsonFileSync(path: string, maxBytes: number, parseBytes?: (b: Buffer) => JsonObject | undefined): JsonFileRead {
   let fd: number;
   let st: { size: number; mtimeMs: number };
   try {
@@ -33,7 +37,7 @@ export function readJsonFileSync(path: string, maxBytes: number): JsonFileRead {
   } catch (error) {
     return readProblem(path, error);
   }
-  let raw: string;
+  let raw: Buffer;
   let file: SessionFile;
   try {
     if (st.size > maxBytes)
@@ -41,14 +45,16 @@ export function readJsonFileSync(path: string, maxBytes: number): JsonFileRead {
         problem: { path, kind: 'oversized', reason: `${st.size} bytes is over the ${maxBytes}-byte bound for an OpenCode storage file` },
       };
     file = { path, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
-    raw = readBytesSync(fd, 0, st.size).toString('utf8');
+    raw = readBytesSync(fd, 0, st.size);
   } catch (error) {
     return readProblem(path, error);
   } finally {
     closeSync(fd);
   }
+  const cut = parseBytes?.(raw);
+  if (cut !== undefined) return { value: cut, file };
   try {
-    const value = asObject(JSON.parse(raw));
+    const value = asObject(JSON.parse(raw.toString('utf8')));
     return value === undefined ? { bad: true, file } : { value, file };
   } catch {
     return { bad: true, file };

@@ -11,6 +11,7 @@ import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
 import { maxPartFileBytes, maxSessionFileBytes, readJsonFileSync } from './json-file.js';
+import { cutToolPart } from './summary-cut.js';
 import { sessionFromJson, sortMessages, type OcMessage, type OcSession, type OcSessionData, type OcTree } from './model.js';
 
 export interface TreeSession {
@@ -198,7 +199,8 @@ function storageSegments(storage: string, plainStorage: boolean, path: string): 
 
 const sepCode = sep.charCodeAt(0);
 
-export async function loadJsonTree(rootPath: string, files: readonly SessionFile[]): Promise<LoadedTree> {
+/** `full`: parts are parsed whole; below it a tool part's long outputs are cut first (summary-cut.ts). */
+export async function loadJsonTree(rootPath: string, files: readonly SessionFile[], full = true): Promise<LoadedTree> {
   const storage = storageOf(rootPath);
   const plainStorage = storage !== undefined && isAbsolute(storage) && normalize(storage) === storage && !storage.endsWith(sep);
   const badLines: { path: string; count: number }[] = [];
@@ -213,7 +215,9 @@ export async function loadJsonTree(rootPath: string, files: readonly SessionFile
     const rel = storage === undefined ? [] : storageSegments(storage, plainStorage, file.path);
     const isMessage = rel.length === 3 && rel[0] === 'message';
     const isPart = rel[0] === 'part' && (rel.length === 3 || rel.length === 2);
-    const r = readJsonFileSync(file.path, isPart ? maxPartFileBytes : maxSessionFileBytes);
+    const r = isPart
+      ? readJsonFileSync(file.path, maxPartFileBytes, full ? undefined : cutToolPart)
+      : readJsonFileSync(file.path, maxSessionFileBytes);
     if ('problem' in r) {
       problems.push(r.problem);
       continue;

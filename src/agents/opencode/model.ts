@@ -1,6 +1,7 @@
 // OpenCode's session, message and part as this reader holds them, whichever store they came from:
 // the JSON tree (`storage/{session,message,part}`), the SQLite database, or an agentlog export.
 import { asObject, num, obj, str, text, type JsonObject } from '../../json/narrow.js';
+import { cutToolPart } from './summary-cut.js';
 
 export interface OcSession {
   id: string;
@@ -97,14 +98,27 @@ export function sortMessages(messages: OcMessage[]): OcMessage[] {
     .map((x) => x.m);
 }
 
-/** Parses a database `data` column (JSON text); undefined when it is not a JSON object. */
+/**
+ * Parses a database `data` column (JSON text, or its UTF-8 bytes: a tool part's long outputs are
+ * then cut first, see summary-cut.ts); undefined when it is not a JSON object.
+ */
 export function parseData(value: unknown): JsonObject | undefined {
+  if (Buffer.isBuffer(value)) return cutToolPart(value) ?? parseJson(value.toString('utf8'));
   if (typeof value !== 'string') return asObject(value);
+  return parseJson(value);
+}
+
+function parseJson(value: string): JsonObject | undefined {
   try {
     return asObject(JSON.parse(value));
   } catch {
     return undefined;
   }
+}
+
+/** True when `parseData` made a fresh object of the column (its text or bytes), not handed on one the row carried. */
+export function parsedFresh(column: unknown): boolean {
+  return typeof column === 'string' || Buffer.isBuffer(column);
 }
 
 export function partType(part: JsonObject): string {

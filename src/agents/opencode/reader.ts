@@ -46,7 +46,8 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
       if (locator !== undefined) {
         let rows;
         try {
-          rows = await loadDatabaseRows(locator.database, locator.sessionId, opts.busyTimeoutMs);
+          // Below full detail parts come as bytes, so their long outputs are cut before they are decoded.
+          rows = await loadDatabaseRows(locator.database, locator.sessionId, opts.busyTimeoutMs, ctx.detail !== 'full');
         } catch (error) {
           return { record: null, cwds: [], badLines: [], problems: [databaseProblem(locator.database, error)] };
         }
@@ -59,7 +60,7 @@ export function createOpencodeReader(options: Partial<OpencodeOptions> = {}): Ag
         const bad = badLines + badRows;
         return finish(tree, bad > 0 ? [{ path: session.path, count: bad }] : [], [], ctx.detail);
       }
-      const loaded = await loadJsonTree(session.path, session.files);
+      const loaded = await loadJsonTree(session.path, session.files, ctx.detail === 'full');
       return finish(loaded.tree, loaded.badLines, loaded.problems, ctx.detail);
     },
 

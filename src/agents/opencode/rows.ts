@@ -2,7 +2,7 @@
 // Rows keep their columns as OpenCode wrote them; message and part `data` hold the JSON info
 // without the ids, which live in their own columns.
 import { text, type JsonObject } from '../../json/narrow.js';
-import { parseData, sessionFromRow, sortMessages, type OcMessage, type OcSessionData, type OcTree } from './model.js';
+import { parseData, parsedFresh, sessionFromRow, sortMessages, type OcMessage, type OcSessionData, type OcTree } from './model.js';
 
 export interface OcRows {
   sessions: JsonObject[];
@@ -15,11 +15,11 @@ export function emptyRows(): OcRows {
 }
 
 /**
- * `data` with the row's ids merged in. Data parsed here from its JSON text is this reader's own
+ * `data` with the row's ids merged in. Data parsed here from its JSON text (or bytes) is this reader's own
  * and takes them in place; an object the row carried as such is copied, never changed.
  */
 function withIds(column: unknown, data: JsonObject, ids: Record<string, string | undefined>): JsonObject {
-  if (typeof column !== 'string') return { ...data, ...ids };
+  if (!parsedFresh(column)) return { ...data, ...ids };
   const own = data as Record<string, unknown>;
   for (const key in ids) own[key] = ids[key];
   return own;

@@ -73,18 +73,30 @@ export function listDatabaseSessions(path: string, busyTimeoutMs: number): Promi
 const subtree =
   'WITH RECURSIVE tree(id) AS (SELECT id FROM session WHERE id = ? UNION SELECT s.id FROM session s JOIN tree t ON s.parent_id = t.id)';
 
-/** The rows of one session and every session it launched (children, grandchildren…), in order. */
-export function loadDatabaseRows(path: string, rootId: string, busyTimeoutMs: number): Promise<OcRows> {
-  return withDatabase(path, busyTimeoutMs, (db) =>
+/**
+ * The part columns a summary reads, `data` as its raw bytes so long outputs can be cut before they
+ * are decoded (summary-cut.ts). Only where the database stores text as UTF-8 (asked in the query,
+ * evaluated once): a cast of UTF-16 text to a blob would hand on UTF-16 bytes.
+ */
+const partBytes =
+  "SELECT id, message_id, session_id, CASE WHEN (SELECT encoding FROM pragma_encoding) = 'UTF-8' THEN CAST(data AS BLOB) ELSE data END AS data FROM part";
+
+/**
+ * The rows of one session and every session it launched (children, grandchildren…), in order.
+ * `partDataBytes`: parts' `data` comes as a Buffer of UTF-8 (when the database's text is UTF-8).
+ */
+export function loadDatabaseRows(path: string, rootId: string, busyTimeoutMs: number, partDataBytes = false): Promise<OcRows> {
+  return withDatabase(path, busyTimeoutMs, (db) => {
+    const parts = partDataBytes ? partBytes : 'SELECT * FROM part';
     // One read transaction, so a writer cannot slip a half-written step between the three reads.
-    db.transaction(() => ({
+    return db.transaction(() => ({
       sessions: rowsOf(
         db.prepare(`${subtree} SELECT * FROM session WHERE id IN (SELECT id FROM tree) ORDER BY time_created, id`).all(rootId),
       ),
       messages: rowsOf(
         db.prepare(`${subtree} SELECT * FROM message WHERE session_id IN (SELECT id FROM tree) ORDER BY time_created, id`).all(rootId),
       ),
-      parts: rowsOf(db.prepare(`${subtree} SELECT * FROM part WHERE session_id IN (SELECT id FROM tree) ORDER BY id`).all(rootId)),
-    }))(),
-  );
+      parts: rowsOf(db.prepare(`${subtree} ${parts} WHERE session_id IN (SELECT id FROM tree) ORDER BY id`).all(rootId)),
+    }))();
+  });
 }

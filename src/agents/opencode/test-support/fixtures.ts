@@ -49,10 +49,16 @@ CREATE INDEX session_project_idx ON session (project_id);
 CREATE INDEX session_parent_idx ON session (parent_id);
 `;
 
-/** Creates `path` with OpenCode's schema and the sessions given (WAL, as OpenCode runs it). */
-export function writeDatabase(path: string, sessions: readonly FixtureSession[], journal: 'wal' | 'delete' = 'wal'): void {
+/** Creates `path` with OpenCode's schema and the sessions given (WAL, as OpenCode runs it; UTF-8 unless told). */
+export function writeDatabase(
+  path: string,
+  sessions: readonly FixtureSession[],
+  journal: 'wal' | 'delete' = 'wal',
+  encoding: 'UTF-8' | 'UTF-16le' = 'UTF-8',
+): void {
   const db = new Database(path);
   try {
+    db.pragma(`encoding = '${encoding}'`);
     db.pragma(`journal_mode = ${journal}`);
     db.exec(opencodeSchema);
     db.prepare("INSERT INTO project VALUES ('proj', '/work', 'git', NULL, NULL, NULL, 1, 1, NULL, '[]')").run();
