@@ -1,6 +1,7 @@
 // The one-line summary of a session that `scan` lists (and caches).
 import type { AgentId, SessionRecord, Totals } from '../record/types.js';
 import { countSubagents, countToolCalls } from '../record/finalise.js';
+import { orderTotals } from '../record/serialise.js';
 import { addTotals, emptyTotals } from '../record/types.js';
 import type { Turn } from '../record/types.js';
 
@@ -34,7 +35,8 @@ function subagentTotals(turns: readonly Turn[], into: Totals): void {
   for (const t of turns) {
     for (const c of t.tool_calls ?? []) {
       if (c.subagent === undefined) continue;
-      addTotals(into, c.subagent.totals);
+      // Rounded as the wire record rounds it, so a row from a draft adds what one from the record would.
+      addTotals(into, orderTotals(c.subagent.totals));
       subagentTotals(c.subagent.turns, into);
     }
   }

@@ -137,6 +137,9 @@ function addContainer(b: Builder, c: Container): void {
     lastPlaced ??= p;
     record(p, a.usage);
   }
+  // Nothing left to share (every count placed, or the log states none): each share would be empty
+  // and `add` would skip it, so the turns are not walked again.
+  if (rest.every((v, i) => (i < 5 ? v === 0 : v <= 0))) return;
   const targets = open.length > 0 ? open : lastPlaced !== undefined ? [lastPlaced] : [];
   if (targets.length === 0) {
     b.add(slotOf(c.started_at), c.models[0] ?? unknownModel, rest);
