@@ -25,27 +25,17 @@ const line = fc.oneof(
   texts.map((t) => JSON.stringify(user(t)).replaceAll('<', '\\u003c')),
   texts.map((t) => JSON.stringify({ message: { content: [{ type: 'text', text: t }] }, role: 'assistant' })),
   texts.map((t) => JSON.stringify({ role: 'assistant', message: { content: [{ type: 'tool_use' }, { type: 'text', text: t }] } })),
-  // A prompt with no newline after its tag, a line ending in a carriage return, a second item.
+  // A prompt with no newline after its tag; a line ending in a carriage return.
   texts.map((t) => JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: `<user_query>${t}</user_query>` }] } })),
   texts.map((t) => `${JSON.stringify(user(t))}\r`),
-  texts.map((t) =>
+  // The closing tag in a second item: text (still a prompt) or not (then context).
+  fc.tuple(texts, fc.constantFrom('text', 'tool')).map(([t, type]) =>
     JSON.stringify({
       role: 'user',
       message: {
         content: [
           { type: 'text', text: `<user_query>\n${t}` },
-          { type: 'text', text: '</user_query>' },
-        ],
-      },
-    }),
-  ),
-  texts.map((t) =>
-    JSON.stringify({
-      role: 'user',
-      message: {
-        content: [
-          { type: 'text', text: `<user_query>\n${t}` },
-          { type: 'tool', text: '</user_query>' },
+          { type, text: '</user_query>' },
         ],
       },
     }),
