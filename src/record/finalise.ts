@@ -14,6 +14,13 @@ export interface FinaliseOptions {
 /** Summary keeps the first user ask cut to this many characters and no other text. */
 export const summaryAskChars = 200;
 
+/** What the summary level keeps of the first user turn's text: elided, then cut. */
+export function summaryAsk(text: string, elide: Elider): string {
+  const ask = elide(text);
+  // A cut, like a clip: under sync the whole ask is redacted before it (spill-scope's hook).
+  return cutChars(ask.length > summaryAskChars ? beforeClip(ask) : ask, summaryAskChars);
+}
+
 function finaliseCall(call: ToolCall, opts: FinaliseOptions): ToolCall {
   const subagent = call.subagent === undefined ? undefined : finaliseSubagent(call.subagent, opts);
   if (opts.detail !== 'full') {
@@ -36,9 +43,7 @@ function finaliseTurns(turns: Turn[], opts: FinaliseOptions): Turn[] {
     let text = '';
     if (opts.detail !== 'summary') text = opts.elide(turn.text);
     else if (turn.role === 'user' && !askKept) {
-      const ask = opts.elide(turn.text);
-      // A cut, like a clip: under sync the whole ask is redacted before it (spill-scope's hook).
-      text = cutChars(ask.length > summaryAskChars ? beforeClip(ask) : ask, summaryAskChars);
+      text = summaryAsk(turn.text, opts.elide);
       askKept = true;
     }
     const out: Turn = { role: turn.role, at: turn.at, text };

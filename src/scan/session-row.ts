@@ -1,6 +1,7 @@
 // The one-line summary of a session that `scan` lists (and caches).
 import type { AgentId, SessionRecord, Totals } from '../record/types.js';
-import { countSubagents, countToolCalls } from '../record/finalise.js';
+import { countToolCalls } from '../record/finalise.js';
+import { orderTotals } from '../record/serialise.js';
 import { addTotals, emptyTotals } from '../record/types.js';
 import type { Turn } from '../record/types.js';
 
@@ -30,19 +31,24 @@ export interface SessionRow {
   bad_lines: number;
 }
 
-function subagentTotals(turns: readonly Turn[], into: Totals): void {
+/** Adds every subagent's totals (nested ones too) into `into`; answers how many subagents there are. */
+function addSubagentTotals(turns: readonly Turn[], into: Totals): number {
+  let n = 0;
   for (const t of turns) {
-    for (const c of t.tool_calls ?? []) {
+    if (t.tool_calls === undefined) continue;
+    for (const c of t.tool_calls) {
       if (c.subagent === undefined) continue;
-      addTotals(into, c.subagent.totals);
-      subagentTotals(c.subagent.turns, into);
+      // Rounded as the wire record rounds it, so a row from a draft adds what one from the record would.
+      addTotals(into, orderTotals(c.subagent.totals));
+      n += 1 + addSubagentTotals(c.subagent.turns, into);
     }
   }
+  return n;
 }
 
 export function rowFromRecord(record: SessionRecord, file: string, home: string, badLines: number): SessionRow {
   const all = addTotals(emptyTotals(), record.totals);
-  subagentTotals(record.turns, all);
+  const subagents = addSubagentTotals(record.turns, all);
   return {
     agent: record.agent,
     session_id: record.session_id,
@@ -57,7 +63,7 @@ export function rowFromRecord(record: SessionRecord, file: string, home: string,
     tool_calls: countToolCalls(record.turns),
     totals: record.totals,
     totals_with_subagents: all,
-    subagents: countSubagents(record.turns),
+    subagents,
     file,
     home,
     bad_lines: badLines,

@@ -1,8 +1,10 @@
 // Reads one session and reduces it to what `scan` lists and `usage` reports; shared by the
 // in-process path and the worker threads that spread a cold scan over the machine's cores.
 import type { AgentReader, DiscoveredSession, FileProblem } from '../agents/types.js';
-import { finaliseRecord } from '../record/finalise.js';
-import { makeHomeElider } from '../record/home-elide.js';
+import { summaryAsk } from '../record/finalise.js';
+import { type Elider, makeHomeElider } from '../record/home-elide.js';
+import { orderTotals } from '../record/serialise.js';
+import type { SessionRecord } from '../record/types.js';
 import { bucketsFromRecord, type UsageBuckets } from '../usage/buckets.js';
 import { rowFromRecord, type SessionRow } from './session-row.js';
 
@@ -15,14 +17,24 @@ export interface SessionSummary {
   usage: UsageBuckets | null;
 }
 
+/**
+ * The row of a reader's draft: what `rowFromRecord` gives on `finaliseRecord(draft)` at summary
+ * detail, without rebuilding every turn (the row counts turns and keeps only the first ask's text).
+ */
+export function summaryRow(draft: SessionRecord, elide: Elider, file: string, home: string, badLines: number): SessionRow {
+  const first = draft.turns.find((t) => t.role === 'user');
+  const ask = first === undefined ? '' : summaryAsk(first.text, elide);
+  const head: SessionRecord = { ...draft, repo: elide(draft.repo), models: [...draft.models], totals: orderTotals(draft.totals) };
+  return { ...rowFromRecord(head, file, home, badLines), first_ask: ask === '' ? null : ask };
+}
+
 export async function summariseSession(reader: AgentReader, session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
   const parsed = await reader.parse(session, { detail: 'summary' });
   const bad = parsed.badLines.reduce((n, b) => n + b.count, 0);
   const usage = parsed.record === null ? null : bucketsFromRecord(parsed.record);
-  const record = parsed.record === null ? null : finaliseRecord(parsed.record, { detail: 'summary', elide: makeHomeElider(userHome) });
-  const row = record === null ? null : rowFromRecord(record, session.path, session.home, bad);
+  const row = parsed.record === null ? null : summaryRow(parsed.record, makeHomeElider(userHome), session.path, session.home, bad);
   const problems = [...parsed.problems];
   // A session already reported unreadable or oversized is not also called unparsed.
-  if (record === null && problems.length === 0) problems.push({ path: session.path, kind: 'unparsed', reason: 'no session in this file' });
+  if (row === null && problems.length === 0) problems.push({ path: session.path, kind: 'unparsed', reason: 'no session in this file' });
   return { row, problems, cwds: parsed.cwds, badLines: parsed.badLines, usage };
 }

@@ -119,11 +119,15 @@ function addContainer(b: Builder, c: Container): void {
     for (let i = 0; i < 5; i++) rest[i] = Math.max(0, (rest[i] as number) - (u[i] as number));
     if (u[5] >= 0 && rest[5] >= 0) rest[5] = Math.max(0, rest[5] - u[5]);
   };
+  const nothingToShare = (): boolean => rest.every((v, i) => (i < 5 ? v === 0 : v <= 0));
+  // Placing counts only lowers what is left: totals that hold nothing leave nothing to share, so the
+  // turns without usage (a share each) need not be kept.
+  const sharing = !nothingToShare();
   const open: Placed[] = [];
   let lastPlaced: Placed | undefined;
   for (const t of c.turns) {
     if (t.role === 'assistant' && t.model !== undefined && t.model !== '') lastModel = t.model;
-    if (t.usage === undefined && t.role !== 'assistant') continue;
+    if (t.usage === undefined && (t.role !== 'assistant' || !sharing)) continue;
     const p: Placed = { slot: slotOf(t.at ?? c.started_at), model: t.model !== undefined && t.model !== '' ? t.model : lastModel };
     lastPlaced = p;
     if (t.usage === undefined) open.push(p);
@@ -137,6 +141,9 @@ function addContainer(b: Builder, c: Container): void {
     lastPlaced ??= p;
     record(p, a.usage);
   }
+  // Nothing left to share (every count placed, or the log states none): each share would be empty
+  // and `add` would skip it, so the turns are not walked again.
+  if (nothingToShare()) return;
   const targets = open.length > 0 ? open : lastPlaced !== undefined ? [lastPlaced] : [];
   if (targets.length === 0) {
     b.add(slotOf(c.started_at), c.models[0] ?? unknownModel, rest);

@@ -9,7 +9,10 @@ import { assistant, user } from './test-support/fixtures.js';
 import { readTranscript } from './transcript.js';
 
 /** Texts that open every way a skim must get right: blank, escaped, non-ASCII spaces, plain. */
-const texts = fc.constantFrom('', ' ', '\n', '\nDone.', '\t x', '\u00a0', '\u00a0x', '\u3000', 'é', 'OK', '"quoted"', '\\path', ' x ');
+const texts = fc.constantFrom(
+  ...['', ' ', '\n', '\nDone.', '\t x', '\u00a0', '\u00a0x', '\u3000', 'é', 'OK', '"quoted"', '\\path', ' x '],
+  ...['<b>', 'x\\', 'x\\"', 'a"b', 'a</user_query>b', 'a\n</user_query>'],
+);
 
 const line = fc.oneof(
   texts.map((t) => JSON.stringify(assistant(t))),
@@ -22,6 +25,21 @@ const line = fc.oneof(
   texts.map((t) => JSON.stringify(user(t)).replaceAll('<', '\\u003c')),
   texts.map((t) => JSON.stringify({ message: { content: [{ type: 'text', text: t }] }, role: 'assistant' })),
   texts.map((t) => JSON.stringify({ role: 'assistant', message: { content: [{ type: 'tool_use' }, { type: 'text', text: t }] } })),
+  // A prompt with no newline after its tag; a line ending in a carriage return.
+  texts.map((t) => JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: `<user_query>${t}</user_query>` }] } })),
+  texts.map((t) => `${JSON.stringify(user(t))}\r`),
+  // The closing tag in a second item: text (still a prompt) or not (then context).
+  fc.tuple(texts, fc.constantFrom('text', 'tool')).map(([t, type]) =>
+    JSON.stringify({
+      role: 'user',
+      message: {
+        content: [
+          { type: 'text', text: `<user_query>\n${t}` },
+          { type, text: '</user_query>' },
+        ],
+      },
+    }),
+  ),
   fc.constantFrom('{"type":"summary"}', 'not json', '', '42'),
 );
 

@@ -39,19 +39,47 @@ const assistantOpening = Buffer.from('{"role":"assistant","message":{"content":[
 const userOpening = Buffer.from('{"role":"user","message":{"content":[');
 /** The tag's name without its `<`, which a JSON writer may escape as `\u003c`. */
 const userQueryName = Buffer.from('user_query');
+/** A typed prompt alone in the line's one text item, as Cursor writes one with no added context. */
+const queryOpening = Buffer.from('{"role":"user","message":{"content":[{"type":"text","text":"<user_query>');
+const queryClosing = Buffer.from('</user_query>"}]}}');
 
 function opens(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {
   return end - start > prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
 }
 
+/** Whether a printable ASCII byte that is not `"`, `\\`, `<` or a space: text, and no escape or tag. */
+const isPlain = (b: number | undefined): boolean => b !== undefined && b > 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c && b !== 0x3c;
+
+/**
+ * Whether a user line is one text item `<user_query>…</user_query>` whose prompt starts (after an
+ * escaped newline) with a plain byte, so its typed text is not blank: the item's string must close
+ * only at the line's end, so no other item can hide in it.
+ */
+function isTypedQuery(buf: Buffer, start: number, end: number): boolean {
+  const tail = end - queryClosing.length;
+  if (!opens(buf, start, end, queryOpening) || tail <= start + queryOpening.length) return false;
+  if (buf.compare(queryClosing, 0, queryClosing.length, tail, end) !== 0) return false;
+  let p = start + queryOpening.length;
+  if (buf[p] === 0x5c && buf[p + 1] === 0x6e) p += 2;
+  if (p >= tail || !isPlain(buf[p])) return false;
+  // Every `"` before the closing must be escaped (an odd run of backslashes before it).
+  const closingQuote = end - 5;
+  for (let q = buf.indexOf(0x22, p); q !== -1 && q < closingQuote; q = buf.indexOf(0x22, q + 1)) {
+    let slashes = 0;
+    while (buf[q - 1 - slashes] === 0x5c) slashes++;
+    if (slashes % 2 === 0) return false;
+  }
+  return true;
+}
+
 /**
  * What a summary needs of a line after the first ask, told from its bytes without decoding it:
  * `'assistant'` for an answer whose first text starts with a printable ASCII character (so it is
- * not blank once trimmed), `null` for a user line that names no `user_query` (context Cursor
+ * not blank once trimmed), `'user'` for a typed prompt alone in its line (`isTypedQuery`), `null` for a user line that names no `user_query` (context Cursor
  * added, never a turn), `undefined` when only parsing can tell. A line told this way is not
- * checked for a torn or broken tail.
+ * checked for a torn or broken tail (nor, for a prompt, its escapes: a complete line Cursor wrote).
  */
-function skimLine(buf: Buffer, start: number, end: number): 'assistant' | null | undefined {
+function skimLine(buf: Buffer, start: number, end: number): 'assistant' | 'user' | null | undefined {
   if (opens(buf, start, end, assistantOpening)) {
     const first = buf[start + assistantOpening.length] ?? 0;
     // Not `"` (empty), `\` (an escape: maybe a newline), a space, or a byte of a multi-byte
@@ -59,6 +87,7 @@ function skimLine(buf: Buffer, start: number, end: number): 'assistant' | null |
     return first > 0x20 && first < 0x7f && first !== 0x22 && first !== 0x5c ? 'assistant' : undefined;
   }
   if (opens(buf, start, end, userOpening)) {
+    if (isTypedQuery(buf, start, end)) return 'user';
     const at = buf.indexOf(userQueryName, start + userOpening.length);
     return at === -1 || at >= end ? null : undefined;
   }
@@ -78,8 +107,8 @@ export async function readTranscript(path: string, texts = true): Promise<{ line
   const r = forEachRawLine(path, (buf, start, end, info) => {
     if (!texts && asked && info.complete) {
       const skimmed = skimLine(buf, start, end);
-      if (skimmed === 'assistant') {
-        lines.push({ line: info.line, role: 'assistant', text: '' });
+      if (skimmed === 'assistant' || skimmed === 'user') {
+        lines.push({ line: info.line, role: skimmed, text: '' });
         return true;
       }
       if (skimmed === null) return true;
