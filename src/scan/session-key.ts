@@ -32,7 +32,6 @@ const asHash = (v: unknown): string | undefined => (typeof v === 'string' ? v : 
  * so an unchanged home is keyed with a stat per session instead of a read (see DiscoveryFs.derive).
  */
 export async function sessionKey(session: DiscoveredSession, fs: DiscoveryFs = uncachedFs): Promise<string> {
-  const parts = session.files.map((f) => `${f.path}\u0000${f.size}\u0000${f.mtimeMs}`);
   const main = session.files[0];
   let prefix = '';
   if (main !== undefined) {
@@ -42,5 +41,33 @@ export async function sessionKey(session: DiscoveredSession, fs: DiscoveryFs = u
       prefix = 'unreadable';
     }
   }
-  return createHash('sha1').update(parts.join('\u0001')).update(prefix).digest('base64url');
+  return identityHash(session.files, prefix);
+}
+
+/** Sizes and mtimes for `identityHash`, reused: filled and hashed with no await between. */
+let numbers = new Float64Array(256);
+
+/**
+ * The hash of the files' paths, sizes and mtimes and the prefix hash: the count, each path ended by
+ * a NUL (no path holds one), then every size and mtime as 8 bytes, then the prefix. Numbers as bytes
+ * and the paths as one string: a `path\0size\0mtime` string per file cost an unchanged scan of
+ * a large home (~30k files) a tenth of its time, in number-to-text conversions and their garbage.
+ */
+function identityHash(files: DiscoveredSession['files'], prefix: string): string {
+  const n = files.length;
+  if (numbers.length < 2 * n) numbers = new Float64Array(2 * n);
+  let paths = '';
+  for (let i = 0; i < n; i++) {
+    const f = files[i];
+    if (f === undefined) continue;
+    paths += `${f.path}\u0000`;
+    numbers[2 * i] = f.size;
+    numbers[2 * i + 1] = f.mtimeMs;
+  }
+  return createHash('sha1')
+    .update(`${n}\u0001`)
+    .update(paths)
+    .update(new Uint8Array(numbers.buffer, 0, 16 * n))
+    .update(prefix)
+    .digest('base64url');
 }
