@@ -18,6 +18,7 @@ import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { type DirEntry, type DiscoveryFs, type EntryKind, readEntries } from '../fs/dir-listing.js';
 import { errorMessage } from '../fs/errors.js';
 import { moveAsideCorrupt, readCacheJson } from './move-aside.js';
+import { asciiJson } from './ascii-json.js';
 
 /** Bump when the file's shape changes (an older one is rebuilt without a word). */
 export const discoveryCacheVersion = 1;
@@ -207,12 +208,14 @@ export class DiscoveryCache implements DiscoveryFs {
       // Re-derivable and checked on read: no fsync (a torn file is moved aside and rebuilt).
       writeFileAtomicSync(
         this.path,
-        JSON.stringify({
-          version: discoveryCacheVersion,
-          readerVersion: this.readerVersion,
-          dirs: this.dirs,
-          facts: this.facts,
-        }),
+        asciiJson(
+          JSON.stringify({
+            version: discoveryCacheVersion,
+            readerVersion: this.readerVersion,
+            dirs: this.dirs,
+            facts: this.facts,
+          }),
+        ),
         {
           durable: false,
         },
