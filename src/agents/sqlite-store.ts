@@ -95,7 +95,7 @@ let databaseClass: typeof BetterSqlite3 | undefined;
  * went through the ES loader's source read and export scan (~6 ms of an unchanged scan) and an
  * await for every database read after it.
  */
-function sqliteDatabase(): typeof BetterSqlite3 {
+export function sqliteDatabase(): typeof BetterSqlite3 {
   if (databaseClass === undefined) {
     const loaded: unknown = createRequire(import.meta.url)('better-sqlite3');
     if (typeof loaded !== 'function') throw new Error('better-sqlite3 did not load as a class');
