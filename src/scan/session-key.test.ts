@@ -5,8 +5,8 @@ import { tempDir } from '../../test/support/temp.js';
 import type { DiscoveredSession, SessionFile } from '../agents/types.js';
 import { sessionKey } from './session-key.js';
 
-async function sessionOf(files: SessionFile[], main: string): Promise<DiscoveredSession> {
-  return { agent: 'claude_code', sessionId: 's', home: '/h', path: main, files };
+async function sessionOf(files: SessionFile[], main: string, home = '/h'): Promise<DiscoveredSession> {
+  return { agent: 'claude_code', sessionId: 's', home, path: main, files };
 }
 
 describe('sessionKey', () => {
@@ -47,6 +47,10 @@ describe('sessionKey', () => {
     const keys = new Set([key]);
     for (const files of variants) keys.add(await sessionKey(await sessionOf(files, a)));
     expect(keys.size).toBe(variants.length + 1);
+    // Paths written after the home they lie in tell the files apart as whole paths do.
+    const underHome = new Set([await sessionKey(await sessionOf(base, a, dir))]);
+    for (const files of variants) underHome.add(await sessionKey(await sessionOf(files, a, dir)));
+    expect(underHome.size).toBe(variants.length + 1);
     await writeFile(a, 'ONE');
     expect(await sessionKey(await sessionOf(base, a))).not.toBe(key);
   });
