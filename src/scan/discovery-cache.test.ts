@@ -122,6 +122,15 @@ describe('the discovery cache', () => {
     expect(again.stats.dirHits).toBe(1);
   });
 
+  it('moves aside a cache with a row of the right length holding a non-number', async () => {
+    for (const body of ['"dirs":{"/x":[1,2,"3",4,"fa"]},"facts":{}', '"dirs":{},"facts":{"k":[1,2,3,4,null,"v"]}']) {
+      const path = join(await tempDir(), 'cache.json');
+      await writeFile(path, `{"version":1,"readerVersion":"t",${body}}`);
+      const cache = await DiscoveryCache.open(path, 't', later.now);
+      expect(cache.problems).toEqual([{ path, kind: 'unparsed', reason: expect.stringContaining('not a row') }]);
+    }
+  });
+
   it('moves aside a cache whose tables are not tables', async () => {
     for (const body of ['"dirs":[],"facts":{}', '"dirs":{},"facts":"none"', '"dirs":{}']) {
       const path = join(await tempDir(), 'cache.json');

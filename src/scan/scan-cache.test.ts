@@ -39,6 +39,20 @@ describe('the scan cache', () => {
     expect(warm.usage.size).toBe(1);
   });
 
+  it('writes a session past ASCII as pure ASCII and lists it as the cold run did', async () => {
+    const root = await tempDir();
+    const claude = join(root, '.claude');
+    await writeMain(claude, [user('héllo wörld 🙂 \u2028', 0), assistant('m1', [{ type: 'text', text: 'hi' }], 1)]);
+    const state = join(root, 'state');
+    const cold = await run(claude, state);
+    expect(cold.sessions[0]?.first_ask).toContain('héllo wörld 🙂');
+    const text = await readFile(scanCachePath(state), 'utf8');
+    expect(/[^\u0000-\u007e]/.test(text)).toBe(false);
+    const warm = await run(claude, state);
+    expect(warm.sessions).toEqual(cold.sessions);
+    expect(warm.state_problems).toEqual([]);
+  });
+
   it('reads a file replaced by one of the same size and mtime afresh, though its first bytes were remembered', async () => {
     const { claude, state } = await home();
     // A clock a minute ahead: every file is past the racy window, so the remembered prefix is trusted.

@@ -10,6 +10,7 @@ import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import type { UsageBuckets } from '../usage/buckets.js';
 import type { SessionRow } from './session-row.js';
 import { moveAsideCorrupt, readCacheJson } from './move-aside.js';
+import { asciiJson } from './ascii-json.js';
 
 /** Bump when a reader's output or the entry's shape changes so stale rows are never served. */
 export const scanCacheVersion = 5;
@@ -143,7 +144,7 @@ export class ScanCache {
     for (const [id, entry] of Object.entries(this.entries))
       if (this.next[id] === undefined && !looked.has(id.slice(0, id.indexOf(':')))) this.next[id] = entry;
     if (!this.dirty && Object.keys(this.next).length === Object.keys(this.entries).length) return;
-    const entries = JSON.stringify(this.next);
+    const entries = asciiJson(JSON.stringify(this.next));
     const header = JSON.stringify({ version: scanCacheVersion, readerVersion: this.readerVersion, digest: entriesDigest(entries) });
     try {
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });

@@ -2,6 +2,7 @@
 // first bytes): the scan cache and the session index trust an entry only while it is unchanged.
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { sep } from 'node:path';
 import type { DiscoveredSession } from '../agents/types.js';
 import { osPath } from '../fs/byte-path.js';
 import { type DiscoveryFs, uncachedFs } from '../fs/dir-listing.js';
@@ -32,7 +33,6 @@ const asHash = (v: unknown): string | undefined => (typeof v === 'string' ? v : 
  * so an unchanged home is keyed with a stat per session instead of a read (see DiscoveryFs.derive).
  */
 export async function sessionKey(session: DiscoveredSession, fs: DiscoveryFs = uncachedFs): Promise<string> {
-  const parts = session.files.map((f) => `${f.path}\u0000${f.size}\u0000${f.mtimeMs}`);
   const main = session.files[0];
   let prefix = '';
   if (main !== undefined) {
@@ -42,5 +42,36 @@ export async function sessionKey(session: DiscoveredSession, fs: DiscoveryFs = u
       prefix = 'unreadable';
     }
   }
-  return createHash('sha1').update(parts.join('\u0001')).update(prefix).digest('base64url');
+  return identityHash(session.home, session.files, prefix);
+}
+
+/** Sizes and mtimes for `identityHash`, reused: filled and hashed with no await between. */
+let numbers = new Float64Array(256);
+
+/**
+ * The hash of the files' paths, sizes and mtimes and the prefix hash: the home and the count, each
+ * path ended by a NUL (no path holds one) and marked `h` when written after the home (whose long
+ * text each of a session's files repeats) or `a` when whole, then every size and mtime as 8 bytes,
+ * then the prefix. Numbers as bytes
+ * and the paths as one string: a `path\0size\0mtime` string per file cost an unchanged scan of
+ * a large home (~30k files) a tenth of its time, in number-to-text conversions and their garbage.
+ */
+function identityHash(home: string, files: DiscoveredSession['files'], prefix: string): string {
+  const n = files.length;
+  const under = home.endsWith(sep) ? home : home + sep;
+  if (numbers.length < 2 * n) numbers = new Float64Array(2 * n);
+  let paths = '';
+  for (let i = 0; i < n; i++) {
+    const f = files[i];
+    if (f === undefined) continue;
+    paths += f.path.startsWith(under) ? `h${f.path.slice(under.length)}\u0000` : `a${f.path}\u0000`;
+    numbers[2 * i] = f.size;
+    numbers[2 * i + 1] = f.mtimeMs;
+  }
+  return createHash('sha1')
+    .update(`${under}\u0000${n}\u0001`)
+    .update(paths)
+    .update(new Uint8Array(numbers.buffer, 0, 16 * n))
+    .update(prefix)
+    .digest('base64url');
 }

@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { asObject, type JsonObject } from '../../json/narrow.js';
 import { openRegular } from '../../fs/read-open.js';
 import { errorCode, errorMessage } from '../../fs/errors.js';
+import { sqliteDatabase } from '../sqlite-store.js';
 import type { FileProblem } from '../types.js';
 import { sessionFromRow, type OcSession } from './model.js';
 import type { OcRows } from './rows.js';
@@ -19,7 +20,7 @@ async function openReadOnly(path: string, busyTimeoutMs: number): Promise<Better
   // SQLite opens without O_NONBLOCK: a FIFO named like a database would block it forever.
   const { handle } = await openRegular(path);
   await handle.close();
-  const { default: Database } = await import('better-sqlite3');
+  const Database = sqliteDatabase();
   return new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
 }
 
