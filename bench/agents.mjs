@@ -120,7 +120,7 @@ function main() {
     `  scan: node dist/cli/main.js scan --agent <id> --json, fresh AGENTLOG_HOME, best of ${repeat}; startup (empty home) ${fmt(startup, 2)} s;`,
   );
   console.log(
-    `  "net" subtracts that startup. agentlog reads on its own thread plus (cores - 1, at most 7) workers once an agent has >= 24 MiB of files.`,
+    `  "net" subtracts that startup. agentlog reads on its own thread plus (cores - 1, at most 7) workers once an agent has >= 40 MiB of files.`,
   );
   const head = ['agent', 'files', 'MiB', 'base MiB/s', 'scan s', 'scan MiB/s', 'ratio', 'net MiB/s', 'net ratio', 'RSS MiB', 'sessions'];
   const widths = [12, 7, 8, 11, 8, 11, 6, 10, 10, 8, 12];

@@ -38,12 +38,14 @@ export interface ParsePoolOptions {
 }
 
 /**
- * 24 MiB: below it a cold scan is done in about the time a worker takes to load its modules
+ * 40 MiB: below it a cold scan is done in about the time a worker takes to load its modules
  * (~0.2 s), so the worker would only cost the other core, and the scan's end would wait for a
- * worker still loading to stop (Cursor's 20.5 MiB on the bench home); above it the worker takes
- * sessions as soon as it is ready while the calling thread reads from the other end of the list.
+ * worker still loading to stop (Cursor's 20.5 MiB on the bench home). Measured on 2 idle cores at
+ * 24 MiB against 40: Qwen Code's 30.8 MiB 0.35-0.37 s → 0.32-0.33 s, Droid's 36.3 MiB 0.33-0.36 →
+ * 0.30-0.34 s, Cline's 30.7 MiB 0.37-0.40 → 0.40-0.41 s, and less CPU in all three. Above it the
+ * worker takes sessions as soon as it is ready while the calling thread reads from the other end.
  */
-export const defaultPoolMinBytes = 24 << 20;
+export const defaultPoolMinBytes = 40 << 20;
 
 /**
  * 64 MiB: left unbounded, a worker's old generation filled with the garbage of sessions already
