@@ -66,31 +66,24 @@ describe.skipIf(!hasCorpus)('agentlog serve', () => {
   it('prints the login URL, refuses a second server, stops cleanly on SIGTERM mid-sweep and restarts at once', async () => {
     const root = await tempDir('agentlog-serve-e2e-');
     await fillHomes(root);
-    // Enough sessions that the first keep + index sweep is still running when SIGTERM arrives.
+    // Enough sessions (~90 MB) that the first keep + index sweep, which starts with the server, is
+    // still running when the health check below asks and SIGTERM follows at once: the check comes
+    // first, before anything that takes a process start (a fast sweep was over by then).
     const big = readFileSync(corpusPath('claude/projects/-sample-project/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'));
     await mkdir(join(root, '.claude', 'projects', '-bulk'), { recursive: true });
-    for (let i = 0; i < 40; i++) await writeFile(join(root, '.claude', 'projects', '-bulk', `${randomUUID()}.jsonl`), big);
+    for (let i = 0; i < 120; i++) await writeFile(join(root, '.claude', 'projects', '-bulk', `${randomUUID()}.jsonl`), big);
     const env = envFor(root);
     const first = start(env);
     const url = await first.ready;
     const token = readFileSync(join(env.AGENTLOG_HOME as string, 'serve.token'), 'utf8').trim();
-    expect(url).toContain(`?token=${token}`);
-    expect(first.stderr().trim().split('\n')).toHaveLength(1);
+    const auth = { headers: { Authorization: `Bearer ${token}` } };
     const origin = new URL(url).origin;
-    const health = await fetch(`${origin}/api/health`, { headers: { Authorization: `Bearer ${token}` } });
-    expect(health.status).toBe(200);
-    expect((await fetch(`${origin}/api/health`)).status).toBe(401);
-
-    // The first sweep is running now (it starts with the server): a second server is refused.
-    const second = start(env);
-    second.ready.catch(() => undefined);
-    expect(await second.exited).toBe(1);
-    expect(second.stderr()).toMatch(new RegExp(`process ${first.child.pid} already serves`));
-
-    const during = (await (await fetch(`${origin}/api/health`, { headers: { Authorization: `Bearer ${token}` } })).json()) as HealthBody;
+    const during = (await (await fetch(`${origin}/api/health`, auth)).json()) as HealthBody;
     expect(during.sweeping).toBe(true);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
+    expect(url).toContain(`?token=${token}`);
+    expect(first.stderr().trim().split('\n')).toHaveLength(1);
     expect(locks(env.AGENTLOG_HOME as string)).toEqual([]);
     const log = readFileSync(join(env.AGENTLOG_HOME as string, 'logs', 'serve.log'), 'utf8');
     expect(log).toMatch(/start pid \d+/);
@@ -101,8 +94,18 @@ describe.skipIf(!hasCorpus)('agentlog serve', () => {
     const url2 = await again.ready;
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(url2.endsWith(`?token=${token}`)).toBe(true);
-    const ok = await fetch(`${new URL(url2).origin}/api/sessions?limit=1`, { headers: { Authorization: `Bearer ${token}` } });
+    const origin2 = new URL(url2).origin;
+    expect((await fetch(`${origin2}/api/health`, auth)).status).toBe(200);
+    expect((await fetch(`${origin2}/api/health`)).status).toBe(401);
+    const ok = await fetch(`${origin2}/api/sessions?limit=1`, auth);
     expect(ok.status).toBe(200);
+
+    // A second server on the same state is refused while one serves.
+    const second = start(env);
+    second.ready.catch(() => undefined);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toMatch(new RegExp(`process ${again.child.pid} already serves`));
+
     again.child.kill('SIGINT');
     expect(await again.exited).toBe(0);
     expect(locks(env.AGENTLOG_HOME as string)).toEqual([]);
