@@ -6,6 +6,9 @@ import { asObject, type JsonObject } from '../json/narrow.js';
 /** How many raw bytes of a string value's body `b[from, to)` to keep. */
 export type KeepBytes = (b: Buffer, from: number, to: number) => number;
 
+/** Keeps nothing of a cut string: the summary reads none of it. */
+export const keepNothing: KeepBytes = () => 0;
+
 /** Whether the byte at `i` is escaped (an odd run of backslashes before it). */
 function escaped(b: Buffer, i: number, start: number): boolean {
   let k = i - 1;
@@ -13,8 +16,8 @@ function escaped(b: Buffer, i: number, start: number): boolean {
   return (i - 1 - k) % 2 === 1;
 }
 
-/** Index of the quote closing the string whose opening quote is at `q`, or -1 (before `end`). */
-function closingQuote(b: Buffer, q: number, start: number, end: number): number {
+/** Index of the quote closing the string whose opening quote is at `q`, or -1 (before `end`); `start` bounds the escape look-back. */
+export function closingQuote(b: Buffer, q: number, start: number, end: number): number {
   let i = q;
   for (;;) {
     i = b.indexOf(34, i + 1);

@@ -1,5 +1,7 @@
 // At summary detail, parses a transcript line after cutting the long strings summary never reads
 // (tool-result bodies and structured tool results) down to a short prefix, so the bulk is not decoded.
+import { closingQuote } from '../cut-key-strings.js';
+
 /** Lines shorter than this are parsed as they are: cutting would not pay. */
 export const minCutLineBytes = 1024;
 /** Strings longer than this (raw, in the line) are cut when they sit where summary does not read them. */
@@ -40,18 +42,6 @@ function childZone(zone: Zone, key: string | undefined, opens: number): Zone {
       return Zone.Cut;
     default:
       return Zone.Keep;
-  }
-}
-
-/** Index of the quote closing the string whose opening quote is at `q`, or -1 (before `end`). */
-function closingQuote(b: Buffer, q: number, end: number): number {
-  let i = q;
-  for (;;) {
-    i = b.indexOf(34, i + 1);
-    if (i === -1 || i >= end) return -1;
-    let k = i - 1;
-    while (b[k] === 92) k--;
-    if ((i - 1 - k) % 2 === 0) return i;
   }
 }
 
@@ -97,7 +87,7 @@ export function cutLine(b: Buffer, start: number, end: number): string | undefin
   while (i < end) {
     const c = b[i] as number;
     if (c === 34) {
-      const close = closingQuote(b, i, end);
+      const close = closingQuote(b, i, start, end);
       if (close === -1) return undefined;
       const top = stack[stack.length - 1];
       if (top?.isObject && top.expectKey) {

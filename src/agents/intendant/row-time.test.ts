@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fourDigitYears, isoOf } from './row-time.js';
+import { fourDigitYears } from '../../text/epoch-iso.js';
+import { isoOf } from './row-time.js';
 
 const viaDate = (ms: number): string | null => {
   const d = new Date(ms);

@@ -2,6 +2,7 @@
 // `created_at` date plus the row's local time of day, a day later each time the clock runs
 // backwards (midnight wrap), shifted by the meta's own local-vs-UTC offset (research §3.1).
 import { dayMs } from '../../fs/clock.js';
+import { epochIso } from '../../text/epoch-iso.js';
 import type { LogRow } from './log-row.js';
 import type { SessionMeta } from './meta.js';
 
@@ -23,39 +24,16 @@ function timeOfDayMs(ts: string | undefined): number | undefined {
   return ((h * 60 + mi) * 60 + s) * 1000 + frac;
 }
 
-/** 10000-01-01T00:00:00Z: before it an ISO timestamp has a four-digit year (and orders as text). */
-export const fourDigitYears = 253402300800000;
-
-const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
-const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
-
-/** The day last formatted and its `YYYY-MM-DDT`: a session's rows fall on a few days. */
-let prefixDay = -1;
-let prefix = '';
-
 /**
  * `new Date(ms).toISOString()`, or null for no time. Every turn and usage row is dated, tens of
- * thousands in a scan: a whole millisecond from 1970 to 9999 takes its day from the last one
- * formatted and adds the time of day, without a Date (measured ~3x faster than the Date).
+ * thousands in a scan: whole milliseconds from 1970 to 9999 are formatted without a Date.
  */
 export function isoOf(ms: number | undefined): string | null {
   if (ms === undefined || !Number.isFinite(ms)) return null;
-  if (!Number.isInteger(ms) || ms < 0 || ms >= fourDigitYears) {
-    const d = new Date(ms);
-    return Number.isNaN(d.getTime()) ? null : d.toISOString();
-  }
-  const day = Math.floor(ms / dayMs);
-  if (day !== prefixDay) {
-    prefix = new Date(day * dayMs).toISOString().slice(0, 11);
-    prefixDay = day;
-  }
-  let t = ms - day * dayMs;
-  const milli = t % 1000;
-  t = (t - milli) / 1000;
-  const s = t % 60;
-  t = (t - s) / 60;
-  const mi = t % 60;
-  return `${prefix}${pad2((t - mi) / 60)}:${pad2(mi)}:${pad2(s)}.${pad3(milli)}Z`;
+  const fast = epochIso(ms);
+  if (fast !== undefined) return fast;
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 /** Dates rows in file order; call `ms` once per row, in order, for the wrap inference to hold. */

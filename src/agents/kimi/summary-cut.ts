@@ -4,7 +4,7 @@
 // decoded, which is most of a wire's bytes: to its head, or to nothing when its head cannot hold
 // either word.
 import { obj, type JsonObject } from '../../json/narrow.js';
-import { type KeepBytes, parseCutLine } from '../cut-key-strings.js';
+import { type KeepBytes, keepNothing, parseCutLine } from '../cut-key-strings.js';
 
 /** What of an output the summary reads (`result` and the record's subagent status slice this much). */
 export const outputHeadChars = 4096;
@@ -26,7 +26,6 @@ const keepHead: KeepBytes = (b, from, to) => {
   const span = b.subarray(from, Math.min(to, from + headSpanBytes));
   return headWords.some((w) => span.includes(w)) ? headBytes : 0;
 };
-const keepNothing: KeepBytes = () => 0;
 
 function isCutToolResult(o: JsonObject | undefined, headChars: number): boolean {
   const event = obj(o, 'event');

@@ -2,7 +2,7 @@
 // missing or drift; anything not understood becomes `other` (still counted as a record).
 import { arr, asObject, bool, num, obj, str, text, type JsonObject } from '../../json/narrow.js';
 import { emptyTotals, type Totals } from '../../record/types.js';
-import { epochIso } from './epoch-iso.js';
+import { epochIso } from '../../text/epoch-iso.js';
 
 /** Who typed a prompt: `kind` is `user` for a person, `system_trigger`/`injection` for machinery. */
 export interface PromptOrigin {

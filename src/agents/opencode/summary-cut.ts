@@ -2,12 +2,11 @@
 // child session it ran), yet outputs (`state.output`, `state.metadata.output`) are most of a
 // store's bytes: a part's long output strings are cut away before it is decoded and parsed.
 import type { JsonObject } from '../../json/narrow.js';
-import { parseCutLine } from '../cut-key-strings.js';
+import { keepNothing, parseCutLine } from '../cut-key-strings.js';
 
 /** Outputs shorter than this (raw bytes) are parsed as they are: cutting would not pay. */
 const minCutBytes = 256;
 const outputKey = Buffer.from('"output":"');
-const nothing = (): number => 0;
 
 /**
  * A part's JSON bytes `b[start, end)` parsed with its long `"output"` strings emptied, when it is a
@@ -15,6 +14,6 @@ const nothing = (): number => 0;
  */
 export function cutToolPart(b: Buffer, start = 0, end = b.length): JsonObject | undefined {
   if (end - start < minCutBytes) return undefined;
-  const o = parseCutLine(b, start, end, outputKey, nothing, minCutBytes);
+  const o = parseCutLine(b, start, end, outputKey, keepNothing, minCutBytes);
   return o?.['type'] === 'tool' && typeof o['tool'] === 'string' && o['tool'] !== 'task' ? o : undefined;
 }

@@ -1,10 +1,10 @@
-// Epoch milliseconds as ISO timestamps without a Date: a wire states a time on every line, and
-// `new Date(ms).toISOString()` per line was a measurable share of a scan.
+// Epoch milliseconds as ISO timestamps without a Date: readers date every line or row (a Kimi wire,
+// Intendant's session log), and `new Date(ms).toISOString()` per line was a measurable share of a scan.
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 /** 10000-01-01T00:00:00Z: before it an ISO timestamp has a four-digit year. */
-const fourDigitYears = 253402300800000;
+export const fourDigitYears = 253402300800000;
 
 /**
  * `new Date(ms).toISOString()` for whole milliseconds from 1970 to 9999 (days to a civil date after
