@@ -20,7 +20,7 @@ import { generateDroid } from './gen/droid.mjs';
 import { generateGoose } from './gen/goose.mjs';
 import { generateCursor } from './gen/cursor.mjs';
 
-export const generatorVersion = 9;
+export const generatorVersion = 10;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
 export const otherShares = {
@@ -413,13 +413,25 @@ export function generateHome(
   const claudeTarget = totalBytes * (1 - otherTotal) * (1 - codexShare);
   const codexTarget = totalBytes * (1 - otherTotal) * codexShare;
   const projects = join(home, '.claude', 'projects');
+  // Each newer agent draws from its own stream (seed + 1000 × its place in `shares`), so one
+  // generator's change leaves the others' files alone, and any can be generated first.
+  const streams = Object.keys(shares).map((agent, n) => [agent, rng(seed + 1000 * (n + 1))]);
+  const generate = (agent, stream) =>
+    shares[agent] > 0
+      ? otherGenerators[agent](home, totalBytes * shares[agent], stream, now)
+      : { sessions: 0, files: 0, bytes: 0, ids: [] };
+  // Aider's histories lie in repositories that a scan knows only from other agents' sessions: the
+  // first Claude Code sessions run in them, as a person's would, so a whole-home scan finds them.
+  const aiderStream = streams.find(([agent]) => agent === 'aider');
+  const aider = aiderStream === undefined ? undefined : generate('aider', aiderStream[1]);
+  const repos = aider?.projects ?? [];
   let i = 0;
   // Sessions spread over the last ten days so every one is inside a 14-day window.
   const spread = 10 * 86_400_000;
   while (stats.claude.bytes < claudeTarget) {
     const big = i === 0 && bigFileBytes > 0;
     const size = big ? bigFileBytes : Math.min(sampleSize(r), Math.max(3000, claudeTarget - stats.claude.bytes));
-    const cwd = `/home/bench/code/project-${i % 40}`;
+    const cwd = repos[i] ?? `/home/bench/code/project-${i % 40}`;
     const dir = join(projects, cwd.replace(/[^A-Za-z0-9]/g, '-'));
     mkdirSync(dir, { recursive: true });
     const id = uuid(r);
@@ -445,15 +457,7 @@ export function generateHome(
     codexSession(dir, uuid(r), size, r, base, `/home/bench/code/project-${j % 40}`, stats.codex, undefined);
     j++;
   }
-  // Each newer agent draws from its own stream, so one generator's change leaves the others' files alone.
-  let k = 1;
-  for (const [agent, share] of Object.entries(shares)) {
-    stats[agent] =
-      share > 0
-        ? otherGenerators[agent](home, totalBytes * share, rng(seed + 1000 * k), now)
-        : { sessions: 0, files: 0, bytes: 0, ids: [] };
-    k++;
-  }
+  for (const [agent, stream] of streams) stats[agent] = agent === 'aider' && aider !== undefined ? aider : generate(agent, stream);
   return stats;
 }
 
