@@ -49,7 +49,8 @@ describe('cutLine', () => {
   });
 
   it('falls back on keys spelled with escapes and on torn lines', () => {
-    const b = Buffer.from(`{"type":"user","toolUse\\u0052esult":{"stdout":"${'z'.repeat(2000)}"}}`);
+    const result = `"message":{"content":[{"type":"tool_result","content":"short"}]}`;
+    const b = Buffer.from(`{"type":"user",${result},"toolUse\\u0052esult":{"stdout":"${'z'.repeat(2000)}"}}`);
     expect(cutLine(b, 0, b.length)).toBeUndefined();
     const torn = Buffer.from(JSON.stringify(lineOf('q'.repeat(3000))).slice(0, 1500));
     expect(cutLine(torn, 0, torn.length)).toBeUndefined();
@@ -73,6 +74,14 @@ describe('cutLine', () => {
     expect(cutLine(d, 0, d.length)).toBeUndefined();
     const shallow = Buffer.from(`{"x":[[]],"toolUseResult":{"stdout":"${'z'.repeat(2000)}"}}`);
     expect(cutLine(shallow, 0, shallow.length)?.length).toBeLessThan(400);
+  });
+
+  it('leaves a line that names no tool result alone, whatever its long strings', () => {
+    const long = 'v'.repeat(3000);
+    expect(cut({ type: 'assistant', message: { content: [{ type: 'text', text: long }] } })).toBeUndefined();
+    expect(cut({ type: 'user', message: { content: [{ type: 'other', content: long }] } })).toBeUndefined();
+    expect(cut({ type: 'user', message: { content: [{ type: 'tool_result', content: long }] } })).toBeDefined();
+    expect(cut({ type: 'user', toolUseResult: { stdout: long } })).toBeDefined();
   });
 
   it('never splits an escape or a character: the cut copy parses and keeps a prefix', () => {

@@ -95,6 +95,18 @@ function safeCut(b: Buffer, start: number, at: number): number {
   return (j - k + 1) % 2 === 1 ? j : cut;
 }
 
+/**
+ * Every string cut sits in a tool result: a result block (`"type":"tool_result"`) or the line's
+ * `toolUseResult`. A line naming neither (an assistant's long text) is not walked at all: a native
+ * search of its bytes costs a fraction of the walk, and a line left uncut reads the same.
+ */
+const cutMarks = [Buffer.from('"tool_result"'), Buffer.from('"toolUseResult"')] as const;
+
+function mayCut(b: Buffer, start: number, end: number): boolean {
+  const line = b.subarray(start, end);
+  return line.indexOf(cutMarks[0]) !== -1 || line.indexOf(cutMarks[1]) !== -1;
+}
+
 /** Bytes of a string scanned in a plain loop before the buffer search takes over: most strings are short keys and ids. */
 const inlineScanBytes = 64;
 /** Deeper lines are decoded whole (no transcript line nests anywhere near this). */
@@ -105,7 +117,7 @@ const maxDepth = 64;
  * nothing was cut or the line is not the plain shape expected (the caller then decodes it whole).
  */
 export function cutLine(b: Buffer, start: number, end: number): string | undefined {
-  if (b[start] !== 123) return undefined;
+  if (b[start] !== 123 || !mayCut(b, start, end)) return undefined;
   // The open containers, innermost last: each one's zone, whether it is an object, the key of its
   // current member (`Key.None` in an array) and whether a key comes next.
   const zones = frameZones;
