@@ -96,9 +96,10 @@ function safeCut(b: Buffer, start: number, at: number): number {
 }
 
 /**
- * Every string cut sits in a tool result: a result block (`"type":"tool_result"`) or the line's
- * `toolUseResult`. A line naming neither (an assistant's long text) is not walked at all: a native
- * search of its bytes costs a fraction of the walk, and a line left uncut reads the same.
+ * The long strings worth cutting sit in tool results: a result block (`"type":"tool_result"`) or the
+ * line's `toolUseResult`. A line naming neither (an assistant's long text) is not walked at all: a
+ * native search of its bytes costs a fraction of the walk, and a line left uncut reads the same
+ * (only slower to parse), so a stray block body left whole is no error.
  */
 const cutMarks = [Buffer.from('"tool_result"'), Buffer.from('"toolUseResult"')] as const;
 
