@@ -49,10 +49,39 @@ describe('cutLine', () => {
   });
 
   it('falls back on keys spelled with escapes and on torn lines', () => {
-    const b = Buffer.from(`{"type":"user","toolUse\\u0052esult":{"stdout":"${'z'.repeat(2000)}"}}`);
+    const result = `"message":{"content":[{"type":"tool_result","content":"short"}]}`;
+    const b = Buffer.from(`{"type":"user",${result},"toolUse\\u0052esult":{"stdout":"${'z'.repeat(2000)}"}}`);
     expect(cutLine(b, 0, b.length)).toBeUndefined();
     const torn = Buffer.from(JSON.stringify(lineOf('q'.repeat(3000))).slice(0, 1500));
     expect(cutLine(torn, 0, torn.length)).toBeUndefined();
+  });
+
+  it("finds a string's end past the bytes scanned in a plain loop, escapes straddling that bound included", () => {
+    for (let pad = 55; pad < 70; pad++) {
+      const body = `${'b'.repeat(pad)}\\"q\\\\${'w'.repeat(700)}"tail`;
+      const got = cut(lineOf(body))!;
+      expect(body.startsWith(got.message.content[0]?.content ?? 'no')).toBe(true);
+      expect(got.message.content[1]?.text).toBe(body);
+    }
+  });
+
+  it('falls back on a long key spelled with an escape and on lines nested past its stack', () => {
+    const longKey = `${'k'.repeat(80)}\\u0041`;
+    const b = Buffer.from(`{"${longKey}":1,"toolUseResult":{"stdout":"${'z'.repeat(2000)}"}}`);
+    expect(cutLine(b, 0, b.length)).toBeUndefined();
+    const deep = `${'['.repeat(70)}${']'.repeat(70)}`;
+    const d = Buffer.from(`{"x":${deep},"toolUseResult":{"stdout":"${'z'.repeat(2000)}"}}`);
+    expect(cutLine(d, 0, d.length)).toBeUndefined();
+    const shallow = Buffer.from(`{"x":[[]],"toolUseResult":{"stdout":"${'z'.repeat(2000)}"}}`);
+    expect(cutLine(shallow, 0, shallow.length)?.length).toBeLessThan(400);
+  });
+
+  it('leaves a line that names no tool result alone, whatever its long strings', () => {
+    const long = 'v'.repeat(3000);
+    expect(cut({ type: 'assistant', message: { content: [{ type: 'text', text: long }] } })).toBeUndefined();
+    expect(cut({ type: 'user', message: { content: [{ type: 'other', content: long }] } })).toBeUndefined();
+    expect(cut({ type: 'user', message: { content: [{ type: 'tool_result', content: long }] } })).toBeDefined();
+    expect(cut({ type: 'user', toolUseResult: { stdout: long } })).toBeDefined();
   });
 
   it('never splits an escape or a character: the cut copy parses and keeps a prefix', () => {
