@@ -49,6 +49,8 @@ export function usageSources(rows: ScanReport['sessions'], usage: ScanReport['us
 export interface ReportOptions extends UsageOptions {
   kind: ReportKind;
   timeZone: string;
+  /** `timeZone` is the zone this process keeps local time in (see `localDays`). */
+  hostZone?: boolean;
   since?: string;
   until?: string;
   byAgent: boolean;
@@ -56,7 +58,7 @@ export interface ReportOptions extends UsageOptions {
 
 /** The usage report the CLI prints and the MCP tool returns. */
 export async function usageReport(opts: ReportOptions): Promise<UsageReport & { problems: FileProblem[] }> {
-  const dayOf = localDays(opts.timeZone);
+  const dayOf = localDays(opts.timeZone, opts.hostZone);
   const { sources, problems } = await collectUsage(opts);
   const report = buildReport(
     sources,

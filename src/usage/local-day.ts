@@ -12,8 +12,13 @@ const slotsPerDay = 86_400_000 / slotMs;
 /** Names of UTC itself: their days need no ICU time zone data (whose loading costs a start-up). */
 const utcNames = new Set(['UTC', 'ETC/UTC', 'GMT', 'ETC/GMT', 'UCT', 'ETC/UCT', 'ZULU', 'ETC/ZULU', 'UNIVERSAL', 'ETC/UNIVERSAL']);
 
-/** A slot → local day function for `timeZone` (an IANA name such as Europe/Paris, or UTC). */
-export function localDays(timeZone: string): DayOf {
+/**
+ * A slot → local day function for `timeZone` (an IANA name such as Europe/Paris, or UTC). `host`:
+ * the caller knows `timeZone` is the zone this process's Date keeps local time in (the TZ it was
+ * started with); then Date's own fields give the days, by the same ICU zone rules as Intl but
+ * without loading Intl's locale data, which cost a report ~15 ms of CPU (measured: 0.2 ms instead).
+ */
+export function localDays(timeZone: string, host = false): DayOf {
   if (utcNames.has(timeZone.toUpperCase())) {
     // Memoised per day: a Date and its ISO text per bucket row took most of a report's folding (measured).
     const days = new Map<number, string>();
@@ -28,20 +33,57 @@ export function localDays(timeZone: string): DayOf {
       return day;
     };
   }
-  let format: Intl.DateTimeFormat;
+  if (host && keepsOwnZone()) return hostDays(timeZone);
+  return intlDays(zoneFormat(timeZone));
+}
+
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   try {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   } catch (error) {
     throw new AgentlogError('UnknownTimeZone', 'usage', `unknown time zone "${timeZone}": give an IANA name such as Europe/Paris or UTC`, {
       cause: error,
     });
   }
+}
+
+function intlDays(format: Intl.DateTimeFormat): DayOf {
   const memo = new Map<number, string>();
   return (slot) => {
     if (slot === undatedSlot) return undatedDay;
     let day = memo.get(slot);
     if (day === undefined) {
       day = format.format(new Date(slot * slotMs));
+      memo.set(slot, day);
+    }
+    return day;
+  };
+}
+
+/**
+ * Whether Date keeps local time off UTC in January or July. A TZ that ICU does not know leaves Date
+ * at UTC+0 all year, as a real UTC+0 zone does: both take Intl, which refuses the first.
+ */
+function keepsOwnZone(): boolean {
+  return new Date(Date.UTC(2026, 0, 1)).getTimezoneOffset() !== 0 || new Date(Date.UTC(2026, 6, 1)).getTimezoneOffset() !== 0;
+}
+
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
+/** Days from Date's local fields, written as Intl's en-CA writes them (a year outside 4 digits goes to Intl). */
+function hostDays(timeZone: string): DayOf {
+  let format: DayOf | undefined;
+  const memo = new Map<number, string>();
+  return (slot) => {
+    if (slot === undatedSlot) return undatedDay;
+    let day = memo.get(slot);
+    if (day === undefined) {
+      const d = new Date(slot * slotMs);
+      const year = d.getFullYear();
+      if (year < 1000 || year > 9999) {
+        format ??= intlDays(zoneFormat(timeZone));
+        day = format(slot);
+      } else day = `${year}-${twoDigits(d.getMonth() + 1)}-${twoDigits(d.getDate())}`;
       memo.set(slot, day);
     }
     return day;

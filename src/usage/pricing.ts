@@ -148,11 +148,31 @@ export interface PricedTokens {
   long: boolean;
 }
 
+/** The table's entry a logged model name is priced by, or null when it is not in the table. */
+export function priceOf(model: string): ModelPrice | null {
+  const id = canonicalModel(model);
+  return id === null ? null : (prices[id] as ModelPrice);
+}
+
+/**
+ * The estimated cost in USD of tokens at `entry`'s rates. Positional, not a `PricedTokens`: a report
+ * prices every bucket row, and an object per row was a share of its folding's garbage (measured).
+ */
+export function costAt(
+  entry: ModelPrice,
+  long: boolean,
+  input: number,
+  output: number,
+  cacheWrite: number,
+  cacheRead: number,
+  reasoningApart: number,
+): number {
+  const p = long && entry.long !== undefined ? entry.long : entry;
+  return (input * p.input + (output + reasoningApart) * p.output + cacheWrite * p.cacheWrite + cacheRead * p.cacheRead) / 1e6;
+}
+
 /** The estimated cost in USD, or null when the model is not in the table. */
 export function estimateCost(model: string, t: PricedTokens): number | null {
-  const id = canonicalModel(model);
-  if (id === null) return null;
-  const entry = prices[id] as ModelPrice;
-  const p = t.long && entry.long !== undefined ? entry.long : entry;
-  return (t.input * p.input + (t.output + t.reasoningApart) * p.output + t.cacheWrite * p.cacheWrite + t.cacheRead * p.cacheRead) / 1e6;
+  const entry = priceOf(model);
+  return entry === null ? null : costAt(entry, t.long, t.input, t.output, t.cacheWrite, t.cacheRead, t.reasoningApart);
 }

@@ -102,6 +102,28 @@ describe('buildReport', () => {
     ]);
   });
 
+  it('calls a model’s cost mixed where the log priced some rows and the table or nothing the rest', () => {
+    const both = source(
+      'pi',
+      'm',
+      ['claude-haiku-4-5', 'my-local-model'],
+      [
+        row('2026-01-05T10:00:00Z', 0, 1_000_000, 0, 0.5),
+        row('2026-01-05T11:00:00Z', 0, 1_000_000, 0),
+        row('2026-01-05T12:00:00Z', 1, 10, 0, 0.25),
+        row('2026-01-05T13:00:00Z', 1, 10, 0),
+      ],
+    );
+    const [day] = buildReport([both], daily()).rows;
+    // claude-haiku-4-5 is $1 per million input: $0.50 logged plus $1 from the table.
+    expect(day?.modelBreakdowns.map((m) => [m.modelName, m.cost, m.costSource])).toEqual([
+      ['claude-haiku-4-5', 1.5, 'mixed'],
+      ['my-local-model', 0.25, 'mixed'],
+    ]);
+    expect(day?.unpricedModels).toEqual(['my-local-model']);
+    expect(day?.totalCost).toBe(1.75);
+  });
+
   it('is empty for no sessions', () => {
     expect(buildReport([], daily())).toMatchObject({ rows: [], totals: { totalTokens: 0, totalCost: 0, unpricedModels: [] } });
   });

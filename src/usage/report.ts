@@ -1,10 +1,10 @@
 // Folds sessions' usage buckets into a report by day, month, session or model, in ccusage's field
 // names (`period`, `inputTokens`, …, `modelBreakdowns`) so scripts written for it keep working.
 import type { AgentId } from '../record/types.js';
-import type { UsageBuckets } from './buckets.js';
+import type { BucketRow, UsageBuckets } from './buckets.js';
 import { conventions } from './conventions.js';
 import { type DayOf, localDays, undatedDay } from './local-day.js';
-import { estimateCost, pricingTable, unpricedReason } from './pricing.js';
+import { costAt, priceOf, pricingTable, unpricedReason } from './pricing.js';
 
 export const reportKinds = ['daily', 'monthly', 'session', 'model'] as const;
 export type ReportKind = (typeof reportKinds)[number];
@@ -74,11 +74,23 @@ export interface UsageReport {
   estimatedAgents: AgentId[];
 }
 
+// Where a model's cost came from, as bits: a report folds every bucket row, and a Set per model
+// (and its adds) was a share of that folding (measured).
+const fromLog = 1;
+const fromEstimate = 2;
+const fromNowhere = 4;
+
+/** One model's sums within a row; fields, not arrays, so a bucket row adds without indexing. */
 interface ModelAcc {
-  tokens: [number, number, number, number, number];
+  input: number;
+  output: number;
+  write: number;
+  read: number;
+  reasoning: number;
   logged: number;
   estimated: number;
-  sources: Set<'log' | 'estimate' | 'unpriced'>;
+  /** `fromLog | fromEstimate | fromNowhere` bits: which kinds of cost its rows had. */
+  sources: number;
 }
 
 interface RowAcc {
@@ -100,9 +112,11 @@ function counts(t: readonly number[]): TokenCounts {
   };
 }
 
-function costSource(sources: Set<string>): CostSource {
-  if (sources.size === 1) return [...sources][0] as CostSource;
-  return sources.has('log') || sources.has('estimate') ? 'mixed' : 'unpriced';
+function costSource(sources: number): CostSource {
+  if (sources === fromLog) return 'log';
+  if (sources === fromEstimate) return 'estimate';
+  // Two kinds or more always include the log or the table: only one bit means unpriced.
+  return sources === fromNowhere ? 'unpriced' : 'mixed';
 }
 
 function finishRow(acc: RowAcc, kind: ReportKind): UsageRow {
@@ -111,12 +125,13 @@ function finishRow(acc: RowAcc, kind: ReportKind): UsageRow {
   const unpriced: string[] = [];
   const breakdowns: ModelBreakdown[] = [];
   for (const [model, m] of acc.models) {
-    for (let i = 0; i < 5; i++) sum[i] = (sum[i] as number) + (m.tokens[i] as number);
-    const priced = m.sources.has('log') || m.sources.has('estimate');
-    if (m.sources.has('unpriced')) unpriced.push(model);
+    const tokens = [m.input, m.output, m.write, m.read, m.reasoning];
+    for (let i = 0; i < 5; i++) sum[i] = (sum[i] as number) + (tokens[i] as number);
+    const priced = (m.sources & (fromLog | fromEstimate)) !== 0;
+    if ((m.sources & fromNowhere) !== 0) unpriced.push(model);
     const c = m.logged + m.estimated;
     cost += c;
-    breakdowns.push({ modelName: model, ...counts(m.tokens), cost: priced ? c : null, costSource: costSource(m.sources) });
+    breakdowns.push({ modelName: model, ...counts(tokens), cost: priced ? c : null, costSource: costSource(m.sources) });
   }
   breakdowns.sort((a, b) => (b.cost ?? -1) - (a.cost ?? -1) || b.totalTokens - a.totalTokens);
   const row: UsageRow = {
@@ -159,30 +174,34 @@ function periodOf(kind: ReportKind, day: string, source: UsageSource, model: str
 /** Builds the report from every session's buckets. Pure: the caller supplies the sessions. */
 export function buildReport(sources: readonly UsageSource[], query: UsageQuery, dayOf: DayOf = localDays(query.timeZone)): UsageReport {
   const groups = new Map<string, RowAcc>();
-  const bounded = query.since !== undefined || query.until !== undefined;
+  const { kind, since, until } = query;
+  const bounded = since !== undefined || until !== undefined;
   let estimated = 0;
   const estimatedAgents = new Set<AgentId>();
-  for (const source of sources) {
+  for (let i = 0; i < sources.length; i++) {
+    const source = sources[i] as UsageSource;
     const conv = conventions[source.agent];
-    const agent = query.byAgent || query.kind === 'session' ? source.agent : undefined;
+    const agent = query.byAgent || kind === 'session' ? source.agent : undefined;
+    const { models, rows } = source.buckets;
     let counted = false;
     // A session's rows come sorted by slot: consecutive rows mostly share a day, so its group.
     let slot = Number.NaN;
     let day = '';
+    let inRange = true;
     let g: RowAcc | undefined;
-    for (const r of source.buckets.rows) {
+    // Indexed loops and reads, not for…of and destructuring: this runs once per command, mostly
+    // before the optimiser, and the interpreter walks an iterator for those (measured: half the fold).
+    for (let k = 0; k < rows.length; k++) {
+      const r = rows[k] as BucketRow;
       if (r[0] !== slot) {
         slot = r[0];
         day = dayOf(slot);
+        inRange = !bounded || (day !== undatedDay && (since === undefined || day >= since) && (until === undefined || day <= until));
       }
-      if (bounded) {
-        if (day === undatedDay) continue;
-        if (query.since !== undefined && day < query.since) continue;
-        if (query.until !== undefined && day > query.until) continue;
-      }
+      if (!inRange) continue;
       counted = true;
-      const model = source.buckets.models[r[1]] ?? '<unknown>';
-      const period = periodOf(query.kind, day, source, model);
+      const model = models[r[1]] ?? '<unknown>';
+      const period = periodOf(kind, day, source, model);
       if (g === undefined || g.period !== period) {
         const key = `${period}\u0000${agent ?? ''}`;
         g = groups.get(key);
@@ -191,32 +210,43 @@ export function buildReport(sources: readonly UsageSource[], query: UsageQuery, 
           groups.set(key, g);
         }
       }
-      if (query.kind === 'session') g.lastActivity = source.lastActivity;
+      if (kind === 'session') g.lastActivity = source.lastActivity;
       let m = g.models.get(model);
       if (m === undefined) {
-        m = { tokens: [0, 0, 0, 0, 0], logged: 0, estimated: 0, sources: new Set() };
+        m = { input: 0, output: 0, write: 0, read: 0, reasoning: 0, logged: 0, estimated: 0, sources: 0 };
         g.models.set(model, m);
       }
-      for (let i = 0; i < 5; i++) m.tokens[i] = (m.tokens[i] as number) + (r[i + 2] as number);
-      if (r[7] >= 0) {
-        m.logged += r[7];
-        m.sources.add('log');
+      const input = r[2];
+      const output = r[3];
+      const write = r[4];
+      const read = r[5];
+      const reasoning = r[6];
+      const logged = r[7];
+      m.input += input;
+      m.output += output;
+      m.write += write;
+      m.read += read;
+      m.reasoning += reasoning;
+      if (logged >= 0) {
+        m.logged += logged;
+        m.sources |= fromLog;
         continue;
       }
-      const cacheRead = r[5];
-      const cost = estimateCost(model, {
-        input: conv.inputIncludesCacheRead ? Math.max(0, r[2] - cacheRead) : r[2],
-        output: r[3],
-        cacheWrite: r[4],
-        cacheRead,
-        reasoningApart: conv.reasoningApart ? r[6] : 0,
-        long: r[8] === 1,
-      });
-      if (cost === null) m.sources.add('unpriced');
-      else {
-        m.estimated += cost;
-        m.sources.add('estimate');
+      const entry = priceOf(model);
+      if (entry === null) {
+        m.sources |= fromNowhere;
+        continue;
       }
+      m.estimated += costAt(
+        entry,
+        r[8] === 1,
+        conv.inputIncludesCacheRead ? Math.max(0, input - read) : input,
+        output,
+        write,
+        read,
+        conv.reasoningApart ? reasoning : 0,
+      );
+      m.sources |= fromEstimate;
     }
     if (counted && source.buckets.basis === 'split') {
       estimated++;

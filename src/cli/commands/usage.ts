@@ -60,6 +60,14 @@ export function timeZoneOf(args: ParsedArgs, ctx: CliContext): string {
   return flagValue(args, 'timezone') ?? ctx.lookup.env('TZ')?.replace(/^:/, '') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
+/**
+ * Whether `zone` is the one this process's Date keeps local time in: the TZ it runs with, exactly
+ * (a context's own env may differ from the process's in tests), so the days need no Intl data.
+ */
+function isHostZone(zone: string): boolean {
+  return process.env.TZ === zone;
+}
+
 function dayFlag(args: ParsedArgs, name: string): string | undefined {
   const v = flagValue(args, name);
   if (v !== undefined && !isDay(v)) throw new UsageError(`--${name} takes a day written YYYY-MM-DD, not "${v}"`);
@@ -76,6 +84,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const byAgent = flag(args, 'by-agent');
   const json = flag(args, 'json');
   const progress = progressBar(ctx.stderr, 'reading usage', true);
+  const timeZone = timeZoneOf(args, ctx);
   const report = await usageReport({
     agents: selectAgents(await ctx.agents(), await parseAgentList(flagValues(args, 'agent'))),
     stateRoot: ctx.stateRoot,
@@ -83,7 +92,8 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
     readerVersion: ctx.version,
     onProgress: (d, t) => progress.update(d, t),
     kind: kind as ReportKind,
-    timeZone: timeZoneOf(args, ctx),
+    timeZone,
+    hostZone: isHostZone(timeZone),
     byAgent,
     ...(since !== undefined ? { since } : {}),
     ...(until !== undefined ? { until } : {}),
