@@ -5,7 +5,7 @@
 // thread pool (open, stat, read, close) cost far more than the bytes (parsing runs in worker threads).
 import { readBytesSync } from '../../fs/read-exact.js';
 import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, type Stats } from 'node:fs';
-import { isAbsolute, sep } from 'node:path';
+import { basename, dirname, isAbsolute, sep } from 'node:path';
 import { inFolder, RefPaths } from './ref-paths.js';
 import { clip, omittedLine, type ClipRule } from '../../record/clip.js';
 import { clipsWantWholeText } from '../../record/spill-scope.js';
@@ -79,13 +79,29 @@ export class SessionDir {
     this.refs = new RefPaths(dir);
   }
 
+  private rootReal(): Real {
+    this.root ??= realOf(this.dir);
+    return this.root;
+  }
+
   private real(dir: string): Real {
     let r = this.realDirs.get(dir);
     if (r === undefined) {
-      r = realOf(dir);
+      r = dir === this.dir ? this.rootReal() : (this.childReal(dir) ?? realOf(dir));
       this.realDirs.set(dir, r);
     }
     return r;
+  }
+
+  /**
+   * A folder right inside the session folder that is one (not a link): the root's real path and its
+   * name, from one lstat, where a realpath walks and stats every component of the whole path again.
+   */
+  private childReal(dir: string): Real | undefined {
+    if (dirname(dir) !== this.dir) return undefined;
+    const root = this.rootReal();
+    if ('error' in root || lstatOrUndefined(dir)?.isDirectory() !== true) return undefined;
+    return { path: inFolder(root.path, basename(dir)) };
   }
 
   /** The real path a session-relative reference names, or why it may not or cannot be followed. */
@@ -93,8 +109,7 @@ export class SessionDir {
     const refused = refusalOf(ref);
     if (refused !== undefined) return { failure: 'refused', reason: refused };
     const where = this.refs.split(ref);
-    this.root ??= realOf(this.dir);
-    const root = this.root;
+    const root = this.rootReal();
     const parent = 'error' in root ? root : this.real(where.parent);
     if ('error' in root || 'error' in parent) {
       const error = 'error' in root ? root.error : (parent as { error: unknown }).error;
