@@ -19,12 +19,17 @@ export type ReadFailure = (typeof readFailures)[number];
 
 export type ReadResult = { ok: true; text: string } | { ok: false; failure: ReadFailure; reason: string };
 
+/** A drive letter (`C:`) opens an absolute Windows path. */
+const drivePrefix = /^[A-Za-z]:/;
+const separators = /[\\/]+/;
+
 /** Why a session-relative reference may not be followed at all, or undefined when it may. */
 export function refusalOf(ref: string): string | undefined {
   if (ref === '') return 'empty file reference';
   if (ref.includes('\0')) return 'file reference holds a NUL byte';
-  if (isAbsolute(ref) || ref.startsWith('\\') || /^[A-Za-z]:/.test(ref)) return `absolute file reference ${ref}`;
-  if (ref.includes('..') && ref.split(/[\\/]+/).includes('..')) return `file reference climbs out with "..": ${ref}`;
+  // (Patterns are module constants: a literal here is a fresh RegExp per call, thousands per session.)
+  if (isAbsolute(ref) || ref.startsWith('\\') || drivePrefix.test(ref)) return `absolute file reference ${ref}`;
+  if (ref.includes('..') && ref.split(separators).includes('..')) return `file reference climbs out with "..": ${ref}`;
   return undefined;
 }
 
