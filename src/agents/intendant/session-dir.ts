@@ -77,7 +77,7 @@ function realOf(path: string): Real {
 /** The session folder's files, opened only after their references were checked. */
 export class SessionDir {
   private root: Real | undefined;
-  private readonly realDirs = new Map<string, Real>();
+  private readonly folders = new Map<string, Real | { leaves: true }>();
   private readonly refs: RefPaths;
 
   constructor(readonly dir: string) {
@@ -87,15 +87,6 @@ export class SessionDir {
   private rootReal(): Real {
     this.root ??= realOf(this.dir);
     return this.root;
-  }
-
-  private real(dir: string): Real {
-    let r = this.realDirs.get(dir);
-    if (r === undefined) {
-      r = dir === this.dir ? this.rootReal() : (this.childReal(dir) ?? realOf(dir));
-      this.realDirs.set(dir, r);
-    }
-    return r;
   }
 
   /**
@@ -109,23 +100,38 @@ export class SessionDir {
     return { path: inFolder(root.path, basename(dir)) };
   }
 
+  /**
+   * The real folder a reference's folder part resolves to, inside the session folder; else the
+   * error that stopped it, or `leaves` for one that resolves outside. Kept per folder: a session's
+   * thousands of sidecar references share the one `turns/` folder.
+   */
+  private folder(parentDir: string): Real | { leaves: true } {
+    let verdict = this.folders.get(parentDir);
+    if (verdict === undefined) {
+      const root = this.rootReal();
+      const parent = 'error' in root || parentDir === this.dir ? root : (this.childReal(parentDir) ?? realOf(parentDir));
+      if ('error' in root || 'error' in parent) verdict = 'error' in root ? root : parent;
+      // A symlinked folder on the way (turns -> /elsewhere) resolves outside the root.
+      else if (parent.path !== root.path && !parent.path.startsWith(root.path + sep)) verdict = { leaves: true };
+      else verdict = parent;
+      this.folders.set(parentDir, verdict);
+    }
+    return verdict;
+  }
+
   /** The real path a session-relative reference names, or why it may not or cannot be followed. */
   private resolveRef(ref: string): { path: string } | { failure: ReadFailure; reason: string } {
     const refused = refusalOf(ref);
     if (refused !== undefined) return { failure: 'refused', reason: refused };
     const where = this.refs.split(ref);
-    const root = this.rootReal();
-    const parent = 'error' in root ? root : this.real(where.parent);
-    if ('error' in root || 'error' in parent) {
-      const error = 'error' in root ? root.error : (parent as { error: unknown }).error;
-      const code = errorCode(error);
+    const folder = this.folder(where.parent);
+    if ('leaves' in folder) return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
+    if ('error' in folder) {
+      const code = errorCode(folder.error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return { failure: 'missing', reason: `missing file ${ref}` };
-      return { failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
+      return { failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(folder.error)}` };
     }
-    // A symlinked folder on the way (turns -> /elsewhere) resolves outside the root.
-    if (parent.path !== root.path && !parent.path.startsWith(root.path + sep))
-      return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
-    return { path: inFolder(parent.path, where.name) };
+    return { path: inFolder(folder.path, where.name) };
   }
 
   /** Opens a session-relative file for reading, or says why it may not or cannot be. */
