@@ -71,6 +71,11 @@ function parseFollowUp(message: string): string | undefined {
   return m[1].replace(/ \(\d+ attachment\(s\)\)$/, '');
 }
 
+/** Whether a sidecar's batch holds exactly the commands a row names, in order. */
+function sameNames(calls: readonly DraftCall[], names: readonly string[]): boolean {
+  return calls.length === names.length && calls.every((c, i) => c.call.name === names[i]);
+}
+
 /** Builds the turns of one session; never throws for content, only for I/O the caller handles. */
 export class SessionBuilder {
   private readonly turns = new TurnList();
@@ -85,7 +90,13 @@ export class SessionBuilder {
   private readonly legacyEnd: number;
   private readonly readText: boolean;
   private readonly readOutputs: boolean;
-  private readonly readCallDetail: boolean;
+  /** Whether a child session may nest here (so a launching call may be looked for). */
+  private readonly nests: boolean;
+  /**
+   * Below full detail, the agent-input batches not read yet, by each of their calls: only the
+   * search for a launching call needs what a sidecar adds, and it reads them as it goes.
+   */
+  private readonly unreadBatches = new Map<DraftCall, { ref: string; calls: DraftCall[] }>();
   private readonly sidecars: SidecarText;
   private readonly runtime = new RuntimeCalls();
   private lastStarted: string | undefined;
@@ -108,10 +119,7 @@ export class SessionBuilder {
     this.legacyEnd = log.facts.epochLine ?? (log.facts.hasLane ? 0 : Number.POSITIVE_INFINITY);
     this.readText = input.detail !== 'summary';
     this.readOutputs = input.detail === 'full';
-    // Below full detail a call shows its name only; what an agent-input sidecar adds (input, path,
-    // nonce) then matters only for finding the call that launched a nested session.
-    const nests = input.links.some((l) => this.ownIds.has(l.parent)) || log.rows.some((r) => r.event === 'session_relationship');
-    this.readCallDetail = this.readOutputs || nests;
+    this.nests = input.links.some((l) => this.ownIds.has(l.parent)) || log.rows.some((r) => r.event === 'session_relationship');
   }
 
   async build(): Promise<BuiltSession> {
@@ -338,24 +346,59 @@ export class SessionBuilder {
   private agentInput(row: LogRow, ms: number | undefined): void {
     const names = arr(row.data, 'functions')?.filter((n): n is string => typeof n === 'string');
     let calls: DraftCall[] | undefined;
+    let unread: string | undefined;
     // The sidecar is overwritten per turn: only the last row that wrote it may read it back.
     if (row.file !== undefined && this.input.log.facts.agentInputLastLine.get(row.file) === row.line) {
       // When the row names the batch, the sidecar could only confirm those names (a batch that
-      // differs is not used): without call detail it is checked, as a read would, but not read.
-      if (names !== undefined && !this.readCallDetail) this.sidecars.check(row, row.file, agentInputMaxBytes);
-      else {
+      // differs is not used). Below full detail a call shows its name only, and what the sidecar
+      // adds (input, path, nonce) matters only to find the call that launched a nested session:
+      // it is checked now, as a read would be, and read only if that search reaches its calls.
+      if (names !== undefined && !this.readOutputs) {
+        this.sidecars.check(row, row.file, agentInputMaxBytes);
+        if (this.nests) unread = row.file;
+      } else {
         const doc = this.sidecars.whole(row, row.file, agentInputMaxBytes);
         const fromFile = doc === undefined ? undefined : callsFromInput(doc);
-        const sameBatch =
-          fromFile !== undefined &&
-          (names === undefined || (fromFile.length === names.length && fromFile.every((c, i) => c.call.name === names[i])));
-        if (sameBatch) calls = fromFile;
+        if (fromFile !== undefined && (names === undefined || sameNames(fromFile, names))) calls = fromFile;
       }
     }
     calls ??= (names ?? []).map(callFromName);
     if (calls.length === 0) return;
+    if (unread !== undefined) {
+      const batch = { ref: unread, calls };
+      for (const c of calls) this.unreadBatches.set(c, batch);
+    }
     this.turns.callsFor(this.origin(row, ms)).push(...calls);
     this.runtime.queue(calls);
+  }
+
+  /**
+   * Gives a call's batch what its sidecar says, as an eager read would have: the same batch of
+   * names only (a checked sidecar that cannot be read now was reported by the check, or keeps names).
+   */
+  private readBatchOf(c: DraftCall): void {
+    const batch = this.unreadBatches.get(c);
+    if (batch === undefined) return;
+    for (const d of batch.calls) this.unreadBatches.delete(d);
+    const read = this.input.files.readWhole(batch.ref, agentInputMaxBytes);
+    const fromFile = read.ok ? callsFromInput(read.text) : undefined;
+    if (
+      fromFile === undefined ||
+      !sameNames(
+        fromFile,
+        batch.calls.map((d) => d.call.name),
+      )
+    )
+      return;
+    fromFile.forEach((f, i) => {
+      const d = batch.calls[i] as DraftCall;
+      if (f.nonce !== undefined) d.nonce = f.nonce;
+      if (f.call.path !== undefined) d.call.path = f.call.path;
+      if (f.call.input !== undefined) {
+        d.call.format = f.call.format;
+        d.call.input = f.call.input;
+      }
+    });
   }
 
   private agentOutput(row: LogRow, ms: number | undefined): void {
@@ -401,9 +444,10 @@ export class SessionBuilder {
     const sub = await this.input.loadChild(rel);
     if (sub === null) return;
     // The launching call: the one the row's nonce names, else one whose input names the child.
-    const launching = this.turns.findCall((c) =>
-      rel.nonce !== undefined ? c.nonce === rel.nonce : c.call.input?.includes(rel.child) === true,
-    );
+    const launching = this.turns.findCall((c) => {
+      this.readBatchOf(c);
+      return rel.nonce !== undefined ? c.nonce === rel.nonce : c.call.input?.includes(rel.child) === true;
+    });
     let call: ToolCall;
     if (launching !== undefined) call = launching;
     else {

@@ -15,6 +15,9 @@ describe('intendant drift', () => {
     s.raw('not json at all');
     s.raw('{"ts":"00:00:01.500","no_event":true}');
     s.raw('["an", "array"]');
+    // An empty or non-string event is no row, though the rest of the line reads like telemetry.
+    s.raw('{"ts":"00:00:01.550","ts_ms":1550,"event":"","level":"info"}');
+    s.raw('{"ts":"00:00:01.560","ts_ms":1560,"event":7,"level":"info"}');
     s.row({ ts: tod(1_600), ts_ms: 1_600, event: 'hologram_projected', level: 'info', message: 'from a future version' });
     s.row({ ts: tod(1_700), ts_ms: 1_700, event: 'voice_frame', level: 'debug' });
     await s.laneAssistant(2_000, 1, 2, 'hi there');
@@ -22,8 +25,8 @@ describe('intendant drift', () => {
     const p = await parseIntendantSession(s.dir, { detail: 'full' });
     expect(p.record?.turns.map((t) => t.text)).toEqual(['hello', 'hi there']);
     expect(p.tornTail).toBe(true);
-    // Three bad lines plus the torn tail.
-    expect(p.badLines).toEqual([{ path: spine, count: 4 }]);
+    // Five bad lines plus the torn tail.
+    expect(p.badLines).toEqual([{ path: spine, count: 6 }]);
     expect([...p.unknownEvents]).toEqual([['hologram_projected', 1]]);
     expect(p.problems).toEqual([
       { path: join(s.dir, 'session_meta.json'), kind: 'unparsed', reason: expect.stringMatching(/session_meta\.json is not valid JSON/) },

@@ -1,7 +1,7 @@
 // Pass one over `session.jsonl`: stream every line once, keep the rows the record is built from,
 // and learn what decides how they are read (the era boundary, wrapper identity, which agent-input
 // row a sidecar still belongs to). Drift is counted, never thrown.
-import { parseObjectLine, str } from '../../json/narrow.js';
+import { num, parseObjectLine, str } from '../../json/narrow.js';
 import { forEachLine } from '../../fs/read-lines.js';
 import { toLogRow, type LogRow } from './log-row.js';
 import { generalRows, isKnownRow, isRecordRow } from './vocabulary.js';
@@ -61,20 +61,24 @@ export async function readLog(path: string): Promise<LogRead> {
       expected = info.end;
       if (textLine === '') return;
       const obj = parseObjectLine(textLine);
-      const row = obj === undefined ? undefined : toLogRow(obj, lineNo);
-      if (row === undefined) {
+      // A row is what `toLogRow` narrows: one with a non-empty `event`. A quarter of the rows are
+      // telemetry the record never uses: only their event and time are read, with no row built.
+      const e = obj === undefined ? undefined : str(obj, 'event');
+      if (obj === undefined || e === undefined || e === '') {
         if (!info.complete) tornTail = true;
         else if (textLine.trim() !== '') badLines++;
         return;
       }
       events++;
-      if (row.ts_ms !== undefined) {
-        if (facts.minMs === undefined || row.ts_ms < facts.minMs) facts.minMs = row.ts_ms;
-        if (facts.maxMs === undefined || row.ts_ms > facts.maxMs) facts.maxMs = row.ts_ms;
+      const tsMs = num(obj, 'ts_ms');
+      if (tsMs !== undefined) {
+        if (facts.minMs === undefined || tsMs < facts.minMs) facts.minMs = tsMs;
+        if (facts.maxMs === undefined || tsMs > facts.maxMs) facts.maxMs = tsMs;
       }
-      const e = row.event;
       if (!isKnownRow(e)) unknownEvents.set(e, (unknownEvents.get(e) ?? 0) + 1);
-      if (!isRecordRow(e) || (general.has(e) && !keepGeneral(row))) return;
+      if (!isRecordRow(e)) return;
+      const row = toLogRow(obj, lineNo);
+      if (row === undefined || (general.has(e) && !keepGeneral(row))) return;
       if (e === 'conversation_message') facts.hasLane = true;
       else if (e === 'conversation_message_epoch') facts.epochLine ??= row.line;
       else if (e === 'agent_input' && row.file !== undefined) facts.agentInputLastLine.set(row.file, row.line);

@@ -169,6 +169,24 @@ describe('intendant subagents', () => {
     expect(calls[1]?.subagent?.status).toBe('stopped');
   });
 
+  it('finds the launching call at every detail level, though below full its batch is read only to find it', async () => {
+    const home = await graphHome();
+    const p = byId((await intendantReader.discover(home)).sessions, 'p-1');
+    const launches = async (detail: 'full' | 'messages' | 'summary') => {
+      const parsed = await intendantReader.parse(p, { detail });
+      expect(parsed.problems).toEqual([]);
+      return parsed.record?.turns.map((t) => t.tool_calls?.map((c) => [c.name, c.subagent?.id]));
+    };
+    const full = await launches('full');
+    expect(full?.[1]).toEqual([
+      ['execAsAgent', 'c-2'],
+      ['subagent', 'c-3'],
+      ['subagent', 'c-6'],
+    ]);
+    expect(await launches('messages')).toEqual(full);
+    expect(await launches('summary')).toEqual(full);
+  });
+
   it('stops at a cycle instead of recursing', async () => {
     const home = await graphHome();
     const x = byId((await intendantReader.discover(home)).sessions, 'x-7');

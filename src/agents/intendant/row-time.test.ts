@@ -27,6 +27,15 @@ describe('isoOf', () => {
       -86_400_001,
       1.5,
       8.64e15,
+      // Several in one second (its text is remembered), then a fraction and a negative that share it.
+      Date.UTC(2026, 11, 1, 5, 21, 46, 0),
+      Date.UTC(2026, 11, 1, 5, 21, 46, 7),
+      Date.UTC(2026, 11, 1, 5, 21, 46, 42),
+      1_000,
+      1_000.5,
+      0,
+      -0.5,
+      -1_000,
     ];
     // A walk through many days, in and out of order.
     for (let i = 0; i < 2000; i++) times.push(1_700_000_000_000 + ((i * 7919 * 3_600_017) % 400_000_000_000));

@@ -5,7 +5,7 @@
 // thread pool (open, stat, read, close) cost far more than the bytes (parsing runs in worker threads).
 import { readBytesSync } from '../../fs/read-exact.js';
 import { closeSync, constants, fstatSync, lstatSync, openSync, realpathSync, type Stats } from 'node:fs';
-import { isAbsolute, sep } from 'node:path';
+import { basename, dirname, isAbsolute, sep } from 'node:path';
 import { inFolder, RefPaths } from './ref-paths.js';
 import { clip, omittedLine, type ClipRule } from '../../record/clip.js';
 import { clipsWantWholeText } from '../../record/spill-scope.js';
@@ -19,12 +19,17 @@ export type ReadFailure = (typeof readFailures)[number];
 
 export type ReadResult = { ok: true; text: string } | { ok: false; failure: ReadFailure; reason: string };
 
+/** A drive letter (`C:`) opens an absolute Windows path. */
+const drivePrefix = /^[A-Za-z]:/;
+const separators = /[\\/]+/;
+
 /** Why a session-relative reference may not be followed at all, or undefined when it may. */
 export function refusalOf(ref: string): string | undefined {
   if (ref === '') return 'empty file reference';
   if (ref.includes('\0')) return 'file reference holds a NUL byte';
-  if (isAbsolute(ref) || ref.startsWith('\\') || /^[A-Za-z]:/.test(ref)) return `absolute file reference ${ref}`;
-  if (ref.includes('..') && ref.split(/[\\/]+/).includes('..')) return `file reference climbs out with "..": ${ref}`;
+  // (Patterns are module constants: a literal here is a fresh RegExp per call, thousands per session.)
+  if (isAbsolute(ref) || ref.startsWith('\\') || drivePrefix.test(ref)) return `absolute file reference ${ref}`;
+  if (ref.includes('..') && ref.split(separators).includes('..')) return `file reference climbs out with "..": ${ref}`;
   return undefined;
 }
 
@@ -72,20 +77,46 @@ function realOf(path: string): Real {
 /** The session folder's files, opened only after their references were checked. */
 export class SessionDir {
   private root: Real | undefined;
-  private readonly realDirs = new Map<string, Real>();
+  private readonly folders = new Map<string, Real | { leaves: true }>();
   private readonly refs: RefPaths;
 
   constructor(readonly dir: string) {
     this.refs = new RefPaths(dir);
   }
 
-  private real(dir: string): Real {
-    let r = this.realDirs.get(dir);
-    if (r === undefined) {
-      r = realOf(dir);
-      this.realDirs.set(dir, r);
+  private rootReal(): Real {
+    this.root ??= realOf(this.dir);
+    return this.root;
+  }
+
+  /**
+   * A folder right inside the session folder that is one (not a link): the root's real path and its
+   * name, from one lstat, where a realpath walks and stats every component of the whole path again.
+   */
+  private childReal(dir: string): Real | undefined {
+    if (dirname(dir) !== this.dir) return undefined;
+    const root = this.rootReal();
+    if ('error' in root || lstatOrUndefined(dir)?.isDirectory() !== true) return undefined;
+    return { path: inFolder(root.path, basename(dir)) };
+  }
+
+  /**
+   * The real folder a reference's folder part resolves to, inside the session folder; else the
+   * error that stopped it, or `leaves` for one that resolves outside. Kept per folder: a session's
+   * thousands of sidecar references share the one `turns/` folder.
+   */
+  private folder(parentDir: string): Real | { leaves: true } {
+    let verdict = this.folders.get(parentDir);
+    if (verdict === undefined) {
+      const root = this.rootReal();
+      const parent = 'error' in root || parentDir === this.dir ? root : (this.childReal(parentDir) ?? realOf(parentDir));
+      if ('error' in root || 'error' in parent) verdict = 'error' in root ? root : parent;
+      // A symlinked folder on the way (turns -> /elsewhere) resolves outside the root.
+      else if (parent.path !== root.path && !parent.path.startsWith(root.path + sep)) verdict = { leaves: true };
+      else verdict = parent;
+      this.folders.set(parentDir, verdict);
     }
-    return r;
+    return verdict;
   }
 
   /** The real path a session-relative reference names, or why it may not or cannot be followed. */
@@ -93,19 +124,14 @@ export class SessionDir {
     const refused = refusalOf(ref);
     if (refused !== undefined) return { failure: 'refused', reason: refused };
     const where = this.refs.split(ref);
-    this.root ??= realOf(this.dir);
-    const root = this.root;
-    const parent = 'error' in root ? root : this.real(where.parent);
-    if ('error' in root || 'error' in parent) {
-      const error = 'error' in root ? root.error : (parent as { error: unknown }).error;
-      const code = errorCode(error);
+    const folder = this.folder(where.parent);
+    if ('leaves' in folder) return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
+    if ('error' in folder) {
+      const code = errorCode(folder.error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return { failure: 'missing', reason: `missing file ${ref}` };
-      return { failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(error)}` };
+      return { failure: 'unreadable', reason: `cannot read ${ref}: ${errorMessage(folder.error)}` };
     }
-    // A symlinked folder on the way (turns -> /elsewhere) resolves outside the root.
-    if (parent.path !== root.path && !parent.path.startsWith(root.path + sep))
-      return { failure: 'refused', reason: `file reference leaves the session folder through a symlink: ${ref}` };
-    return { path: inFolder(parent.path, where.name) };
+    return { path: inFolder(folder.path, where.name) };
   }
 
   /** Opens a session-relative file for reading, or says why it may not or cannot be. */
