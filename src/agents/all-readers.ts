@@ -1,5 +1,5 @@
 // Every reader, loaded at once, for code that lists them synchronously (the package's export, the
-// workers, the MCP tools' help). A command about one session imports `registry.ts` instead.
+// workers, the MCP tools' help). Async callers import `registry.ts` instead.
 import type { AgentId } from '../record/types.js';
 import { loadReaders } from './registry.js';
 import type { AgentReader } from './types.js';

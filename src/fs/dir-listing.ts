@@ -3,6 +3,7 @@
 // discovery cache (src/scan/discovery-cache.ts) answers both from what an earlier run saw while
 // the folder or file is provably unchanged. Readers take either and cannot tell them apart.
 import { readdirSync } from 'node:fs';
+import type { SessionFile } from '../agents/types.js';
 
 export const entryKinds = ['file', 'dir', 'link', 'other'] as const;
 export type EntryKind = (typeof entryKinds)[number];
@@ -21,8 +22,9 @@ export interface DiscoveryFs {
    * whenever the file is not provably the one it was derived from. `kind` names the derivation
    * (two derivations of one file never share a value); `decode` checks a remembered value and
    * answers undefined for one it does not recognise (then `compute` runs). The value must be JSON.
+   * Given the file as `statFileSync` answered it (not its path), the stat it was made from serves.
    */
-  derive<T>(path: string, kind: string, decode: (value: unknown) => T | undefined, compute: () => Promise<T>): Promise<T>;
+  derive<T>(path: string | SessionFile, kind: string, decode: (value: unknown) => T | undefined, compute: () => Promise<T>): Promise<T>;
 }
 
 /** The kind of a readdir entry. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import { codexReader } from '../agents/codex/reader.js';
 import { Rollout, writeRollout } from '../agents/codex/test-support/rollout-fixture.js';
+import { statFileSync } from '../fs/stat.js';
 import { DiscoveryCache, discoveryCachePath, racyMs } from './discovery-cache.js';
 import { scan } from './scan.js';
 
@@ -103,6 +104,33 @@ describe('the discovery cache', () => {
     const cache = await DiscoveryCache.open(path, 't', later.now);
     expect(await cache.derive(file, 'first', () => undefined, firstLine)).toBe('uno');
     expect(cache.stats.factMisses).toBe(1);
+  });
+
+  it("derives from a file discovery stat'ed with the stat it was made from, and again once it changed", async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'a.jsonl');
+    await writeFile(file, 'one\n');
+    await pin(file);
+    const path = join(await tempDir(), 'cache.json');
+    const firstLine = async () => (await readFile(file, 'utf8').catch(() => 'gone')).split('\n')[0] ?? '';
+    const asString = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const run = async (between: () => Promise<void> = async () => {}) => {
+      const seen = statFileSync(file);
+      if (seen === null) throw new Error('no file');
+      await between();
+      const cache = await DiscoveryCache.open(path, 't', later.now);
+      const value = await cache.derive(seen, 'first', asString, firstLine);
+      await cache.save();
+      return { value, stats: cache.stats };
+    };
+    expect(await run()).toMatchObject({ value: 'one', stats: { factMisses: 1 } });
+    // Gone after discovery stat'ed it: the fact is checked against that stat, not a second one, so
+    // the answer is the file discovery saw (a second stat would have found nothing).
+    expect(await run(() => rm(file))).toMatchObject({ value: 'one', stats: { factHits: 1, factMisses: 0 } });
+    // Back with the same size and time but a new inode: derived again.
+    await writeFile(file, 'uno\n');
+    await pin(file);
+    expect(await run()).toMatchObject({ value: 'uno', stats: { factHits: 0, factMisses: 1 } });
   });
 
   it('moves a corrupt cache file aside, says so and rebuilds it', async () => {

@@ -13,10 +13,11 @@
 import { statSync, type Stats } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FileProblem } from '../agents/types.js';
+import type { FileProblem, SessionFile } from '../agents/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { type DirEntry, type DiscoveryFs, type EntryKind, readEntries } from '../fs/dir-listing.js';
 import { errorMessage } from '../fs/errors.js';
+import { statsOf } from '../fs/stat.js';
 import { moveAsideCorrupt, readCacheJson } from './move-aside.js';
 import { asciiJson } from './ascii-json.js';
 
@@ -158,11 +159,19 @@ export class DiscoveryCache implements DiscoveryFs {
     return entries;
   }
 
-  async derive<T>(path: string, kind: string, decode: (value: unknown) => T | undefined, compute: () => Promise<T>): Promise<T> {
+  async derive<T>(
+    at: string | SessionFile,
+    kind: string,
+    decode: (value: unknown) => T | undefined,
+    compute: () => Promise<T>,
+  ): Promise<T> {
     // One stat per file and run: a session's main file is derived from by its reader and again for
-    // its key. A value computed after the stat is never newer than the file the stat describes.
-    let st = this.statted.get(path);
-    if (st === undefined) {
+    // its key, and a file discovery stat'ed comes with that stat. A value computed after the stat
+    // is never newer than the file the stat describes.
+    const path = typeof at === 'string' ? at : at.path;
+    let st = this.statted.get(path) ?? (typeof at === 'string' ? undefined : statsOf(at));
+    if (st !== undefined) this.statted.set(path, st);
+    else {
       try {
         st = statSync(path);
       } catch {

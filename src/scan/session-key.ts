@@ -37,7 +37,7 @@ export async function sessionKey(session: DiscoveredSession, fs: DiscoveryFs = u
   let prefix = '';
   if (main !== undefined) {
     try {
-      prefix = await fs.derive(main.path, 'prefix-hash', asHash, async () => prefixHash(main.path));
+      prefix = await fs.derive(main, 'prefix-hash', asHash, async () => prefixHash(main.path));
     } catch {
       prefix = 'unreadable';
     }

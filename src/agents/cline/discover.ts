@@ -1,10 +1,12 @@
 // Lists the tasks under one home (`<home>/tasks/<id>/`): a few stats per task, and for Roo Code's
-// `history_item.json` one small read, so a subtask is listed inside its parent, not beside it.
+// `history_item.json` one small read (remembered by the scan's discovery cache while the file is
+// unchanged), so a subtask is listed inside its parent, not beside it.
 import { stat } from 'node:fs/promises';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { basename, dirname, join } from 'node:path';
 import { asObject, str } from '../../json/narrow.js';
 import { errorMessage } from '../../fs/errors.js';
-import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
+import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import { homeOfTask, listTaskIds, readDocument, taskFileNames, taskFiles } from './task-files.js';
 import type { ClineAgentId, ClineVariant } from './variant.js';
 
@@ -16,9 +18,24 @@ interface TaskEntry {
   workspace?: string;
 }
 
+interface HistoryItem {
+  parentId?: string;
+  workspace?: string;
+}
+
+/** A remembered `HistoryItem`; undefined for anything else. */
+function decodeItem(value: unknown): HistoryItem | undefined {
+  const o = asObject(value);
+  if (o === undefined) return undefined;
+  const { parentId, workspace } = o;
+  if ((parentId !== undefined && typeof parentId !== 'string') || (workspace !== undefined && typeof workspace !== 'string'))
+    return undefined;
+  return { ...(parentId !== undefined ? { parentId } : {}), ...(workspace !== undefined ? { workspace } : {}) };
+}
+
 /** Roo Code's own history entry for a task: its parent and working directory (absent before 3.5x). */
-function historyItem(dir: string): { parentId?: string; workspace?: string } {
-  const read = readDocument(join(dir, taskFileNames.historyItem));
+function readItem(path: string): HistoryItem {
+  const read = readDocument(path);
   if (!('value' in read)) return {};
   const item = asObject(read.value);
   const parentId = str(item, 'parentTaskId');
@@ -26,11 +43,12 @@ function historyItem(dir: string): { parentId?: string; workspace?: string } {
   return { ...(parentId !== undefined && parentId !== '' ? { parentId } : {}), ...(workspace ? { workspace } : {}) };
 }
 
-function readTask(dir: string, id: string): TaskEntry | null {
+async function readTask(dir: string, id: string, fs: DiscoveryFs = uncachedFs): Promise<TaskEntry | null> {
   const files = taskFiles(dir);
   if (files.length === 0) return null;
-  const hasItem = files.some((f) => f.path.endsWith(taskFileNames.historyItem));
-  return { id, dir, files, ...(hasItem ? historyItem(dir) : {}) };
+  const item: SessionFile | undefined = files.find((f) => f.path.endsWith(taskFileNames.historyItem));
+  const history = item === undefined ? {} : await fs.derive(item, 'roo:history-item', decodeItem, async () => readItem(item.path));
+  return { id, dir, files, ...history };
 }
 
 /** The root a task is listed under: its farthest ancestor present in the home (cycles stop where they repeat). */
@@ -58,12 +76,12 @@ function session(agent: ClineAgentId, home: string, root: TaskEntry, nested: Tas
   return s;
 }
 
-export async function discoverTasks(variant: ClineVariant, home: string): Promise<Discovery> {
+export async function discoverTasks(variant: ClineVariant, home: string, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const byId = new Map<string, TaskEntry>();
-  for (const id of listTaskIds(home, problems)) {
+  for (const id of listTaskIds(home, problems, fs)) {
     try {
-      const entry = readTask(join(home, 'tasks', id), id);
+      const entry = await readTask(join(home, 'tasks', id), id, fs);
       if (entry !== null) byId.set(id, entry);
     } catch (error) {
       // A link loop or a FIFO named like a task file is that task's problem; the others are listed.
@@ -111,6 +129,6 @@ export async function claimTask(variant: ClineVariant, path: string): Promise<Di
     const found = (await discoverTasks(variant, home)).sessions.find((s) => s.path === dir);
     if (found !== undefined) return found;
   }
-  const entry = readTask(dir, basename(dir));
+  const entry = await readTask(dir, basename(dir));
   return entry === null ? null : session(variant.id, home ?? dirname(dir), entry, []);
 }

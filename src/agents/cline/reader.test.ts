@@ -1,11 +1,12 @@
 // The Cline and Roo Code readers on task folders written as the extensions write them: typed text
 // without injected context, XML and native tool calls paired with results, tool errors and
 // denials, resumed tasks, condensed context, Roo Code subtasks nested, tokens by each agent's rule.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
 import type { AgentReader, DiscoveredSession } from '../types.js';
+import { DiscoveryCache } from '../../scan/discovery-cache.js';
 import { clineReader, rooCodeReader } from './reader.js';
 import { apiReq, assistantMessage, clineModel, environment, taskMessage, text, ui, writeTask } from './test-support/tasks.js';
 
@@ -380,5 +381,39 @@ describe('rooCodeReader', () => {
     ]);
     expect(rec?.turns[2]?.tool_calls?.[0]).toMatchObject({ name: 'write_to_file', format: 'diff', input: '+x\n+y', status: 'interrupted' });
     expect(rec?.totals.cost_usd).toBeCloseTo(0.05);
+  });
+});
+
+describe('roo code discovery through a discovery cache', () => {
+  it('answers as from the disk, cold and warm, and reads a rewritten history entry again', async () => {
+    const home = join(await tempDir(), '.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline');
+    const parent = '0199a000-0000-7000-8000-0000000000c1';
+    const child = '0199a000-0000-7000-8000-0000000000c2';
+    const task = (id: string, parentTaskId?: string) =>
+      writeTask(home, id, {
+        api: [taskMessage('do it', '/work/app')],
+        ui: [],
+        historyItem: { id, workspace: '/work/app', ...(parentTaskId === undefined ? {} : { parentTaskId }) },
+      });
+    await task(parent);
+    await task(child, parent);
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    const item = join(home, 'tasks', child, 'history_item.json');
+    for (const p of [join(home, 'tasks'), item, join(home, 'tasks', parent, 'history_item.json')]) await utimes(p, old, old);
+    const cache = await DiscoveryCache.open(join(await tempDir(), 'cache.json'), 't', () => Date.now() + 60_000);
+    const plain = await rooCodeReader.discover(home);
+    expect(plain.sessions.map((s) => s.sessionId)).toEqual([parent]);
+    expect(await rooCodeReader.discover(home, cache)).toEqual(plain);
+    await cache.save();
+    expect(await rooCodeReader.discover(home, cache)).toEqual(plain);
+    expect(cache.stats).toMatchObject({ dirHits: 1, factHits: 2 });
+    await cache.save();
+
+    // The child no longer names a parent, its times put back (a coarse clock): listed on its own.
+    await writeFile(item, JSON.stringify({ id: child, workspace: '/work/app' }, null, 2));
+    await utimes(item, old, old);
+    const after = await rooCodeReader.discover(home, cache);
+    expect(after).toEqual(await rooCodeReader.discover(home));
+    expect(after.sessions.map((s) => s.sessionId).sort()).toEqual([parent, child]);
   });
 });

@@ -15,7 +15,7 @@ export function makeClineReader(variant: ClineVariant): AgentReader {
     aliases: variant.aliases,
     homeVariables: variant.homeVariables,
     homes: (lookup) => variantHomes(variant, lookup),
-    discover: (home) => discoverTasks(variant, home),
+    discover: (home, fs) => discoverTasks(variant, home, fs),
     claim: (path) => claimTask(variant, path),
     parse: (session, ctx) => parseTask(variant.id, session, ctx.detail === 'full'),
     async tree(session): Promise<TreeEntry[]> {

@@ -1,6 +1,7 @@
 // A task folder (`<home>/tasks/<id>/`) and its JSON documents, read whole and bounded: the
 // extensions rewrite each document whole on every change (safeWriteJson / fs.writeFile).
 import { readdirSync, statSync } from 'node:fs';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { basename, dirname, join } from 'node:path';
 import { readRegularFileSync } from '../../fs/read-open.js';
 import { statFileSync } from '../../fs/stat.js';
@@ -68,12 +69,13 @@ export function homeOfTask(taskDir: string): string | null {
   return basename(tasks) === 'tasks' ? dirname(tasks) : null;
 }
 
-/** The task ids under `<home>/tasks`, sorted; a missing folder is none, an unreadable one a problem. */
-export function listTaskIds(home: string, problems: FileProblem[]): string[] {
+/** The task ids under `<home>/tasks` (listed through `fs`), sorted; a missing folder is none, an unreadable one a problem. */
+export function listTaskIds(home: string, problems: FileProblem[], fs: DiscoveryFs = uncachedFs): string[] {
   const dir = join(home, 'tasks');
   try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
+    return fs
+      .list(dir)
+      .filter((e) => e.kind === 'dir')
       .map((e) => e.name)
       .sort();
   } catch (error) {

@@ -73,7 +73,7 @@ async function entryFor(fs: DiscoveryFs, path: string): Promise<RolloutEntry | n
   const first =
     file.size === 0
       ? null
-      : (await fs.derive(path, 'codex:meta', decodeFirstMeta, async () => ({ meta: (await readFirstMeta(path)) ?? null }))).meta;
+      : (await fs.derive(file, 'codex:meta', decodeFirstMeta, async () => ({ meta: (await readFirstMeta(path)) ?? null }))).meta;
   const meta = first ?? undefined;
   return { file, id: meta?.id ?? idFromFileName(basename(path)), meta };
 }

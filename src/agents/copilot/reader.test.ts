@@ -1,4 +1,5 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, utimes, writeFile } from 'node:fs/promises';
+import { DiscoveryCache } from '../../scan/discovery-cache.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
@@ -214,5 +215,34 @@ describe('copilotReader', () => {
       turns: r.turns.map((t) => [t.role, t.text, (t.tool_calls ?? []).map((c) => [c.name, c.subagent?.turns.length ?? 0])]),
     });
     expect(shape(summary)).toEqual(shape(full));
+  });
+});
+
+describe('copilot discovery through a discovery cache', () => {
+  it('answers as from the disk, cold and warm, and reads a rewritten events file again', async () => {
+    const { home: h, path } = await home();
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await utimes(path, old, old);
+    await utimes(join(h, 'session-state'), old, old);
+    const cache = await DiscoveryCache.open(join(await tempDir(), 'cache.json'), 't', () => Date.now() + 60_000);
+    const plain = await copilotReader.discover(h);
+    expect(await copilotReader.discover(h, cache)).toEqual(plain);
+    await cache.save();
+    expect(await copilotReader.discover(h, cache)).toEqual(plain);
+    expect(cache.stats).toMatchObject({ dirHits: 1, dirMisses: 1, factHits: 1, factMisses: 1 });
+    await cache.save();
+
+    // Started elsewhere, its times put back (a coarse clock): read again.
+    await writeFile(path, new Events(sessionId).start(0, '/work/elsewhere').user(1, 'hi').text());
+    await utimes(path, old, old);
+    const moved = await copilotReader.discover(h, cache);
+    expect(moved).toEqual(await copilotReader.discover(h));
+    expect(moved.sessions.map((s) => s.cwd)).toEqual(['/work/elsewhere']);
+    await cache.save();
+
+    // No longer opening with session.start: no longer a session.
+    await writeFile(path, `${JSON.stringify({ type: 'other', data: {} })}\n`);
+    await utimes(path, old, old);
+    expect((await copilotReader.discover(h, cache)).sessions).toEqual([]);
   });
 });

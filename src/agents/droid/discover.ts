@@ -56,7 +56,7 @@ function decodeStart(value: unknown): { start: DroidStart | null } | undefined {
 async function probe(path: string, fs: DiscoveryFs = uncachedFs): Promise<Found | null> {
   const file = statFileSync(path);
   if (file === null) return null;
-  const { start } = await fs.derive(path, 'droid:start', decodeStart, async () => ({ start: readStart(path) ?? null }));
+  const { start } = await fs.derive(file, 'droid:start', decodeStart, async () => ({ start: readStart(path) ?? null }));
   return start === null ? null : { path, file, start };
 }
 

@@ -95,7 +95,7 @@ export async function describeChat(path: string, home: string, fs: DiscoveryFs =
   let sessionId: string | undefined;
   try {
     sessionId =
-      (await fs.derive(path, 'gemini:id', decodeId, async () => ({ id: (await peekChat(path)).sessionId ?? null }))).id ?? undefined;
+      (await fs.derive(file, 'gemini:id', decodeId, async () => ({ id: (await peekChat(path)).sessionId ?? null }))).id ?? undefined;
   } catch {
     // Unreadable now: parse reports it; the file is still listed under its name.
   }

@@ -1,6 +1,8 @@
 // Finds Kimi Code sessions: the union of the session index and a bounded walk of `sessions/`,
-// each session a folder with `agents/main/wire.jsonl`. Cheap: paths, sizes and mtimes only.
+// each session a folder with `agents/main/wire.jsonl`. Cheap: paths, sizes and mtimes only, the
+// folders listed through the scan's discovery cache.
 import { stat } from 'node:fs/promises';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
@@ -25,8 +27,8 @@ export async function agentDirs(sessionDir: string): Promise<string[]> {
   return agentDirsSync(sessionDir);
 }
 
-export function agentDirsSync(sessionDir: string): string[] {
-  return orderAgentIds(subdirsSync(join(sessionDir, agentsDirName)));
+export function agentDirsSync(sessionDir: string, fs: DiscoveryFs = uncachedFs): string[] {
+  return orderAgentIds(subdirsSync(join(sessionDir, agentsDirName), fs));
 }
 
 function unreadable(path: string, error: unknown): FileProblem {
@@ -47,14 +49,17 @@ function fileOrProblem(path: string, problems: FileProblem[] | undefined): Sessi
 /**
  * Describes a session folder, or null when it has no main wire. With `problems`, a file or folder
  * that cannot be read is reported there and the rest of the session kept; without, it throws.
+ * `seen`: the main wire as the walk that found the folder stat'ed it (not stat'ed again).
  */
 export async function describeSessionDir(
   sessionDir: string,
   home: string,
   cwd?: string,
   problems?: FileProblem[],
+  fs: DiscoveryFs = uncachedFs,
+  seen?: SessionFile,
 ): Promise<DiscoveredSession | null> {
-  const main = fileOrProblem(wirePath(sessionDir, mainAgentId), problems);
+  const main = seen ?? fileOrProblem(wirePath(sessionDir, mainAgentId), problems);
   if (main === null) return null;
   const files: SessionFile[] = [main];
   // A state.json that cannot be read is reported by the parse, which reads it; here it is left out.
@@ -62,7 +67,7 @@ export async function describeSessionDir(
   if (state !== null) files.push(state);
   let agents: string[] = [];
   try {
-    agents = agentDirsSync(sessionDir);
+    agents = agentDirsSync(sessionDir, fs);
   } catch (error) {
     if (problems === undefined) throw error;
     problems.push(unreadable(join(sessionDir, agentsDirName), error));
@@ -82,11 +87,13 @@ export async function describeSessionDir(
  * folder that cannot be listed is reported and the walk goes on.
  */
 async function walkSessions(
+  fs: DiscoveryFs,
   sessionsRoot: string,
   budget: number,
   problems: FileProblem[],
-): Promise<{ dirs: string[]; exhausted: boolean }> {
+): Promise<{ dirs: string[]; mains: Map<string, SessionFile>; exhausted: boolean }> {
   const dirs: string[] = [];
+  const mains = new Map<string, SessionFile>();
   let visited = 0;
   let level = [sessionsRoot];
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
@@ -94,18 +101,20 @@ async function walkSessions(
     for (const dir of level) {
       let names: string[];
       try {
-        names = subdirsSync(dir);
+        names = subdirsSync(dir, fs);
       } catch (error) {
         problems.push(unreadable(dir, error));
         continue;
       }
       for (const name of names) {
-        if (++visited > budget) return { dirs, exhausted: true };
+        if (++visited > budget) return { dirs, mains, exhausted: true };
         const path = join(dir, name);
         let isSession = false;
         if (sessionDirPattern.test(name)) {
           try {
-            isSession = statFileSync(wirePath(path, mainAgentId)) !== null;
+            const main = statFileSync(wirePath(path, mainAgentId));
+            if (main !== null) mains.set(resolve(path), main);
+            isSession = main !== null;
           } catch {
             // A main wire that cannot be read is reported when the folder is described.
             isSession = true;
@@ -117,10 +126,10 @@ async function walkSessions(
     }
     level = next;
   }
-  return { dirs, exhausted: false };
+  return { dirs, mains, exhausted: false };
 }
 
-export async function discoverKimi(home: string, bounds: KimiBounds): Promise<Discovery> {
+export async function discoverKimi(home: string, bounds: KimiBounds, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const sessionsRoot = join(home, sessionsDirName);
   try {
@@ -131,7 +140,7 @@ export async function discoverKimi(home: string, bounds: KimiBounds): Promise<Di
   }
   const index = await readSessionIndex(join(home, indexFileName), sessionsRoot, bounds.indexBytes, bounds.indexRecordBytes);
   if (index.problem !== null) problems.push(index.problem);
-  const walk = await walkSessions(sessionsRoot, bounds.walkEntries, problems);
+  const walk = await walkSessions(fs, sessionsRoot, bounds.walkEntries, problems);
   if (walk.exhausted)
     problems.push({
       path: sessionsRoot,
@@ -145,7 +154,7 @@ export async function discoverKimi(home: string, bounds: KimiBounds): Promise<Di
   // One session id twice under one home (a copied folder): the most recently written wins.
   const byId = new Map<string, DiscoveredSession>();
   for (const dir of candidates) {
-    const session = await describeSessionDir(dir, home, cwdOf.get(dir), problems);
+    const session = await describeSessionDir(dir, home, cwdOf.get(dir), problems, fs, walk.mains.get(dir));
     if (session === null) continue;
     const seen = byId.get(session.sessionId);
     if (seen === undefined || (session.files[0]?.mtimeMs ?? 0) > (seen.files[0]?.mtimeMs ?? 0)) byId.set(session.sessionId, session);

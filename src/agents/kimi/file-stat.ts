@@ -1,15 +1,16 @@
 // Synchronous file facts: a session folder needs a handful of stats and a readdir, and each one
 // through the thread pool cost more than the call itself (parsing runs in worker threads).
-import { readdirSync } from 'node:fs';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { isNotFound } from '../../fs/errors.js';
 
 export { statFileSync } from '../../fs/stat.js';
 
-/** The names of the folders in `dir`; a missing folder has none. */
-export function subdirsSync(dir: string): string[] {
+/** The names of the folders in `dir` (listed through `fs`: discovery's cache remembers it); a missing folder has none. */
+export function subdirsSync(dir: string, fs: DiscoveryFs = uncachedFs): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
+    return fs
+      .list(dir)
+      .filter((e) => e.kind === 'dir')
       .map((e) => e.name);
   } catch (error) {
     if (isNotFound(error)) return [];

@@ -1,8 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import type { SessionRecord, Turn } from '../../record/types.js';
+import { DiscoveryCache } from '../../scan/discovery-cache.js';
 import { kimiReader } from './index.js';
 import { prompt, step, writeSession } from './test-support/wire.js';
 
@@ -195,5 +196,37 @@ describe('kimiReader homes and discovery', () => {
     );
     const found = await kimiReader.discover(home);
     expect(found.sessions.map((s) => s.path)).toEqual([inside]);
+  });
+});
+
+describe('kimi discovery through a discovery cache', () => {
+  it('answers as from the disk, cold and warm, and sees a new subagent and a new session in old folders', async () => {
+    const home = join(await tempDir(), '.kimi-code');
+    const dir = await writeSession(home, 'session_a', { wires: { main: [prompt('a', 1)] } });
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    const folders = [join(home, 'sessions'), join(dir, '..'), dir, join(dir, 'agents')];
+    const pinAll = async () => {
+      for (const f of folders) await utimes(f, old, old);
+    };
+    await pinAll();
+    const cache = await DiscoveryCache.open(join(await tempDir(), 'cache.json'), 't', () => Date.now() + 60_000);
+    const plain = await kimiReader.discover(home);
+    expect(await kimiReader.discover(home, cache)).toEqual(plain);
+    await cache.save();
+    expect(await kimiReader.discover(home, cache)).toEqual(plain);
+    expect(cache.stats.dirHits).toBeGreaterThanOrEqual(3);
+    await cache.save();
+
+    // A subagent's wire, and another session in the same project folder, the folders' times put
+    // back (a coarse clock): their ctimes moved, so they are listed again.
+    await writeSession(home, 'session_a', { wires: { main: [prompt('a', 1)], sub1: [prompt('s', 2)] } });
+    await writeSession(home, 'session_b', { wires: { main: [prompt('b', 1)] } });
+    await pinAll();
+    const after = await kimiReader.discover(home, cache);
+    expect(after).toEqual(await kimiReader.discover(home));
+    expect(after.sessions.map((s) => [s.sessionId, s.files.length])).toEqual([
+      ['session_a', 2],
+      ['session_b', 1],
+    ]);
   });
 });

@@ -43,7 +43,7 @@ export function makeKimiReader(bounds: KimiBounds = defaultKimiBounds): AgentRea
     aliases: [],
     homeVariables: [{ name: 'KIMI_CODE_HOME', default: '~/.kimi-code' }],
     homes: kimiHomes,
-    discover: (home) => discoverKimi(home, bounds),
+    discover: (home, fs) => discoverKimi(home, bounds, fs),
     claim: (path) => claimKimi(path, bounds),
     parse: (session, ctx) => parseKimi(session, bounds, ctx.detail),
     async tree(session): Promise<TreeEntry[]> {

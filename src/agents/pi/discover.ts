@@ -1,11 +1,12 @@
 // Finds Pi sessions: `*.jsonl` files under `sessions/` (depth ≤ 3) whose first line is a session
 // header, or whose name is `<timestamp>_<id>.jsonl` when the header is unreadable. Cheap: one
-// bounded first line per file.
-import { readdirSync } from 'node:fs';
+// bounded first line per file, both it and the folders remembered by the scan's discovery cache
+// while the file or folder is unchanged.
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { readFirstLine, readFirstLineSync } from '../../fs/read-lines.js';
 import { statFile, statFileSync } from '../../fs/stat.js';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { parseObjectLine } from '../../json/narrow.js';
 import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
@@ -13,20 +14,48 @@ import type { PiBounds } from './bounds.js';
 import { headerOf } from './entry.js';
 import { idFromFileName, sessionIdPattern, sessionsDirName } from './layout.js';
 
-/** Describes one file as a Pi session, or null when it is not one. */
-export async function describePiFile(path: string, home: string, headerBytes: number): Promise<DiscoveredSession | null> {
-  const file = statFileSync(path);
-  if (file === null || file.size === 0 || !path.endsWith('.jsonl')) return null;
+/** What a file's first line says: no object, an object that is not a header, or a header's id and working directory. */
+type Head = { kind: 'none' } | { kind: 'other' } | { kind: 'header'; id: string | null; cwd: string | null };
+
+const orNull = (v: unknown): string | null | undefined => (v === null || typeof v === 'string' ? v : undefined);
+
+/** A remembered `Head`; undefined for anything else. */
+function decodeHead(value: unknown): Head | undefined {
+  if (typeof value !== 'object' || value === null || !('kind' in value)) return undefined;
+  if (value.kind === 'none' || value.kind === 'other') return { kind: value.kind };
+  if (value.kind !== 'header' || !('id' in value) || !('cwd' in value)) return undefined;
+  const id = orNull(value.id);
+  const cwd = orNull(value.cwd);
+  return id === undefined || cwd === undefined ? undefined : { kind: 'header', id, cwd };
+}
+
+function readHead(path: string, headerBytes: number): Head {
   const first = readFirstLineSync(path, headerBytes);
   const parsed = first === null ? undefined : parseObjectLine(first);
-  const header = parsed === undefined ? undefined : headerOf(parsed);
+  if (parsed === undefined) return { kind: 'none' };
+  const header = headerOf(parsed);
+  return header === undefined ? { kind: 'other' } : { kind: 'header', id: header.id ?? null, cwd: header.cwd ?? null };
+}
+
+/** Describes one file as a Pi session, or null when it is not one. */
+export async function describePiFile(
+  path: string,
+  home: string,
+  headerBytes: number,
+  fs: DiscoveryFs = uncachedFs,
+): Promise<DiscoveredSession | null> {
+  const file = statFileSync(path);
+  if (file === null || file.size === 0 || !path.endsWith('.jsonl')) return null;
+  // The bound is part of the derivation: a header longer than one bound may fit another.
+  const head = await fs.derive(file, `pi:head:${headerBytes}`, decodeHead, async () => readHead(path, headerBytes));
   // A first line that parses as something other than a header: not a Pi session file.
-  if (parsed !== undefined && header === undefined) return null;
-  const headerId = header?.id !== undefined && sessionIdPattern.test(header.id) ? header.id : undefined;
+  if (head.kind === 'other') return null;
+  const header = head.kind === 'header' ? head : { id: null, cwd: null };
+  const headerId = header.id !== null && sessionIdPattern.test(header.id) ? header.id : undefined;
   const sessionId = headerId ?? idFromFileName(path);
   if (sessionId === undefined) return null;
   const session: DiscoveredSession = { agent: 'pi', sessionId, home, path, files: [file] };
-  if (header?.cwd !== undefined) session.cwd = header.cwd;
+  if (header.cwd !== null) session.cwd = header.cwd;
   return session;
 }
 
@@ -34,7 +63,12 @@ export async function describePiFile(path: string, home: string, headerBytes: nu
  * `*.jsonl` files under `root` (depth ≤ 3). A folder that cannot be listed, or a FIFO, socket or
  * device named like a session file, is that entry's problem: reported, and the walk goes on.
  */
-async function walkJsonl(root: string, budget: number, problems: FileProblem[]): Promise<{ files: string[]; exhausted: boolean }> {
+async function walkJsonl(
+  fs: DiscoveryFs,
+  root: string,
+  budget: number,
+  problems: FileProblem[],
+): Promise<{ files: string[]; exhausted: boolean }> {
   const files: string[] = [];
   let visited = 0;
   let level = [root];
@@ -43,7 +77,7 @@ async function walkJsonl(root: string, budget: number, problems: FileProblem[]):
     for (const dir of level) {
       let entries;
       try {
-        entries = readdirSync(dir, { withFileTypes: true });
+        entries = fs.list(dir);
       } catch (error) {
         if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
         continue;
@@ -51,11 +85,11 @@ async function walkJsonl(root: string, budget: number, problems: FileProblem[]):
       for (const e of entries) {
         if (++visited > budget) return { files, exhausted: true };
         const path = join(dir, e.name);
-        if (e.isDirectory()) next.push(path);
+        if (e.kind === 'dir') next.push(path);
         else if (!e.name.endsWith('.jsonl')) continue;
-        else if (e.isFile()) files.push(path);
-        else if (e.isFIFO() || e.isSocket() || e.isCharacterDevice() || e.isBlockDevice())
-          problems.push({ path, kind: 'unreadable', reason: `${path} is not a regular file: it is not read` });
+        else if (e.kind === 'file') files.push(path);
+        // A FIFO, socket or device (a link is left alone, as before).
+        else if (e.kind === 'other') problems.push({ path, kind: 'unreadable', reason: `${path} is not a regular file: it is not read` });
       }
     }
     level = next;
@@ -63,7 +97,7 @@ async function walkJsonl(root: string, budget: number, problems: FileProblem[]):
   return { files: files.sort(), exhausted: false };
 }
 
-export async function discoverPi(home: string, bounds: PiBounds): Promise<Discovery> {
+export async function discoverPi(home: string, bounds: PiBounds, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const root = join(home, sessionsDirName);
   try {
@@ -72,7 +106,7 @@ export async function discoverPi(home: string, bounds: PiBounds): Promise<Discov
     if (isNotFound(error)) return { sessions: [], problems };
     return { sessions: [], problems: [{ path: root, kind: 'unreadable', reason: errorMessage(error) }] };
   }
-  const walk = await walkJsonl(root, bounds.walkEntries, problems);
+  const walk = await walkJsonl(fs, root, bounds.walkEntries, problems);
   if (walk.exhausted)
     problems.push({
       path: root,
@@ -84,7 +118,7 @@ export async function discoverPi(home: string, bounds: PiBounds): Promise<Discov
   for (const path of walk.files) {
     let session: DiscoveredSession | null;
     try {
-      session = await describePiFile(path, home, bounds.headerBytes);
+      session = await describePiFile(path, home, bounds.headerBytes, fs);
     } catch (error) {
       problems.push({ path, kind: 'unreadable', reason: errorMessage(error) });
       continue;

@@ -1,7 +1,9 @@
+import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyCorpus, corpusPath, hasCorpus, tempDir } from '../../../test/support/temp.js';
 import type { Turn } from '../../record/types.js';
+import { DiscoveryCache } from '../../scan/discovery-cache.js';
 import { piReader } from './index.js';
 import { assistant, header, user, writePiFile } from './test-support/pi.js';
 
@@ -134,5 +136,31 @@ describe('piReader homes and discovery', () => {
     const parsed = await piReader.parse((await piReader.claim(path))!, { detail: 'full' });
     expect(parsed.record?.turns.map((t) => t.text)).toEqual(['q', 'a']);
     expect(parsed.record?.repo).toBe('/old');
+  });
+});
+
+describe('pi discovery through a discovery cache', () => {
+  it('answers as from the disk, cold and warm, header, torn header and not-a-session alike, and reads a rewritten file again', async () => {
+    const home = join(await tempDir(), 'agent');
+    const path = await writePiFile(home, '2026-04-01T09-00-00-000Z_from-header-name.jsonl', [header('abc123'), user('u1', null, 'hi', 1)]);
+    const torn = await writePiFile(home, '2026-04-01T09-00-00-000Z_torn-header.jsonl', [], '{"type":"sess\n{"type":"message"}\n');
+    const other = await writePiFile(home, 'notes.jsonl', [{ hello: 'world' }]);
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    for (const p of [path, torn, other, join(home, 'sessions', '--work-app--'), join(home, 'sessions')]) await utimes(p, old, old);
+    const cache = await DiscoveryCache.open(join(await tempDir(), 'cache.json'), 't', () => Date.now() + 60_000);
+    const plain = await piReader.discover(home);
+    expect(plain.sessions.map((s) => s.sessionId).sort()).toEqual(['abc123', 'torn-header']);
+    expect(await piReader.discover(home, cache)).toEqual(plain);
+    await cache.save();
+    expect(await piReader.discover(home, cache)).toEqual(plain);
+    expect(cache.stats).toMatchObject({ dirHits: 2, dirMisses: 2, factHits: 3, factMisses: 3 });
+    await cache.save();
+
+    // Rewritten with another header, its times put back (a coarse clock): read again.
+    await writeFile(path, `${JSON.stringify(header('def456', '/work/elsewhere'))}\n`);
+    await utimes(path, old, old);
+    const after = await piReader.discover(home, cache);
+    expect(after).toEqual(await piReader.discover(home));
+    expect(after.sessions.find((s) => s.path === path)).toMatchObject({ sessionId: 'def456', cwd: '/work/elsewhere' });
   });
 });

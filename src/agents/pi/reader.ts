@@ -37,7 +37,7 @@ export function makePiReader(bounds: PiBounds = defaultPiBounds): AgentReader {
     aliases: ['pi coding agent'],
     homeVariables: [{ name: 'PI_CODING_AGENT_DIR', default: '~/.pi/agent' }],
     homes: piHomes,
-    discover: (home) => discoverPi(home, bounds),
+    discover: (home, fs) => discoverPi(home, bounds, fs),
     claim: (path) => claimPi(path, bounds.headerBytes),
     parse: (session, ctx) => parsePi(session, bounds, ctx.detail),
     tree: async (session) => [{ relPath: relative(session.home, session.path), kind: 'file', path: session.path }],

@@ -1,4 +1,5 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile, utimes, writeFile } from 'node:fs/promises';
+import { DiscoveryCache } from '../../scan/discovery-cache.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
@@ -234,5 +235,27 @@ describe('qwenReader', () => {
       turns: r.turns.map((t) => [t.role, t.text, (t.tool_calls ?? []).map((c) => [c.name, c.subagent?.turns.length ?? 0])]),
     });
     expect(shape(summary)).toEqual(shape(full));
+  });
+});
+
+describe('qwen discovery through a discovery cache', () => {
+  it('answers as from the disk, cold and warm, and reads a rewritten chat again', async () => {
+    const { home: h, path } = await home();
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await utimes(path, old, old);
+    const cache = await DiscoveryCache.open(join(await tempDir(), 'cache.json'), 't', () => Date.now() + 60_000);
+    const plain = await qwenReader.discover(h);
+    expect(await qwenReader.discover(h, cache)).toEqual(plain);
+    await cache.save();
+    expect(await qwenReader.discover(h, cache)).toEqual(plain);
+    expect(cache.stats).toMatchObject({ factHits: 1, factMisses: 1 });
+    await cache.save();
+
+    // Rewritten with another working directory, its times put back (a coarse clock): read again.
+    await writeFile(path, (await readFile(path, 'utf8')).replaceAll('/work/app', '/work/elsewhere'));
+    await utimes(path, old, old);
+    const after = await qwenReader.discover(h, cache);
+    expect(after).toEqual(await qwenReader.discover(h));
+    expect(after.sessions[0]?.cwd).toBe('/work/elsewhere');
   });
 });
