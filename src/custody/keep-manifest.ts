@@ -110,13 +110,18 @@ export interface SessionMark {
   tree: string[] | null;
   exports: number[];
   dirs: DirFacts[];
+  /**
+   * A digest of the discovered files' relPaths the tree was made from, in order: a reader makes a
+   * tree from the files it is given, so the same tree needs the same files.
+   */
+  from: string;
 }
 
 /**
  * [path, tree, export indices, folders as [rel, mtimeMs, ctimeMs, ino]]; the tree as runs of one
  * folder, `[folder, name, name, …]` (a session folder's files share a long prefix), or null.
  */
-type MarkRow = [string, string[][] | null, number[], [string, number, number, number][]];
+type MarkRow = [string, string[][] | null, number[], [string, number, number, number][], string];
 
 function encodeTree(tree: readonly string[]): string[][] {
   const runs: string[][] = [];
@@ -152,10 +157,11 @@ function decodeTree(v: unknown): string[] | null | undefined {
 
 /** A session mark narrowed by hand (by loops, like `fileRow`: a home holds tens of thousands of tree entries). */
 function markRow(v: unknown): SessionMark | null {
-  if (!Array.isArray(v) || v.length !== 4) return null;
-  const [path, rawTree, exports, dirs] = v as unknown[];
+  if (!Array.isArray(v) || v.length !== 5) return null;
+  const [path, rawTree, exports, dirs, from] = v as unknown[];
   const tree = decodeTree(rawTree);
   if (typeof path !== 'string' || tree === undefined || !Array.isArray(exports) || !Array.isArray(dirs)) return null;
+  if (typeof from !== 'string') return null;
   const entries = tree?.length ?? Number.POSITIVE_INFINITY;
   if (!exports.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < entries)) return null;
   const out: DirFacts[] = [];
@@ -165,7 +171,7 @@ function markRow(v: unknown): SessionMark | null {
     if (typeof rel !== 'string' || !isCount(mtimeMs) || !isCount(ctimeMs) || !isCount(ino)) return null;
     out.push({ rel, mtimeMs, ctimeMs, ino });
   }
-  return { path, tree, exports: exports as number[], dirs: out };
+  return { path, tree, exports: exports as number[], dirs: out, from };
 }
 
 const sameFacts = (a: FileFacts, b: FileFacts): boolean =>
@@ -420,7 +426,13 @@ export class KeepManifest {
           .entries()
           .map(([id, m]): [string, MarkRow] => [
             id,
-            [m.path, m.tree === null ? null : encodeTree(m.tree), m.exports, m.dirs.map((d) => [d.rel, d.mtimeMs, d.ctimeMs, d.ino])],
+            [
+              m.path,
+              m.tree === null ? null : encodeTree(m.tree),
+              m.exports,
+              m.dirs.map((d) => [d.rel, d.mtimeMs, d.ctimeMs, d.ino]),
+              m.from,
+            ],
           ]),
       ),
     };

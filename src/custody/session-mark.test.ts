@@ -1,7 +1,10 @@
 import { appendFile, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasCorpus } from '../../test/support/temp.js';
+import { readdirSync } from 'node:fs';
+import { hasCorpus, tempDir } from '../../test/support/temp.js';
+import { piReader } from '../agents/pi/reader.js';
+import { Catalog } from './catalog.js';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
 import type { AgentReader } from '../agents/types.js';
 import { claudeHome, demoAgent, demoId, mainRel, smallId, type TestHome } from './test-support/homes.js';
@@ -57,6 +60,56 @@ async function markedHome(): Promise<{ t: TestHome; trees: string[] }> {
   h.trees.length = 0;
   return h;
 }
+
+/**
+ * A reader whose session is a folder and its descendants' folders (as Cline's and Intendant's are):
+ * discovery gives the files of `folders`, the tree every file in their folders.
+ */
+function foldersReader(folders: () => string[]): AgentReader {
+  const filesIn = (dir: string): string[] => readdirSync(dir).map((n) => join(dir, n));
+  const { custody: _hooks, ...plain } = piReader;
+  return {
+    ...plain,
+    claim: async () => null,
+    async discover(home) {
+      const files = folders().map((f) => join(home, f, 'main.jsonl'));
+      const stamps = await Promise.all(
+        files.map(async (path) => ({ path, size: (await stat(path)).size, mtimeMs: (await stat(path)).mtimeMs })),
+      );
+      return { sessions: [{ agent: 'pi', sessionId: 'a', home, path: join(home, 'a'), files: stamps }], problems: [] };
+    },
+    async tree(session) {
+      const paths = [...new Set(session.files.map((f) => dirname(f.path)))].flatMap(filesIn);
+      return paths.map((path) => ({ relPath: relative(session.home, path), kind: 'file' as const, path }));
+    },
+  };
+}
+
+describe('session marks, any reader', () => {
+  it('hold only for the discovered files the tree was made from', async () => {
+    const home = await tempDir('agentlog-mark-');
+    for (const f of ['a', 'b']) {
+      await mkdir(join(home, f));
+      await writeFile(join(home, f, 'main.jsonl'), '{"n":1}\n');
+    }
+    let folders = ['a', 'b'];
+    const catalog = () =>
+      Catalog.open({
+        stateRoot: join(home, 'state'),
+        agents: [{ reader: foldersReader(() => folders), homes: [home] }],
+        version: 't',
+        now: later,
+      });
+    expect((await (await catalog()).keep()).totals).toMatchObject({ copied: 2, failed: 0 });
+    // A keep given fewer files (a keep by id can be) makes a narrower tree and mark.
+    folders = ['a'];
+    await appendFile(join(home, 'a', 'main.jsonl'), '{"n":2}\n');
+    expect((await (await catalog()).keep({ ids: ['a'] })).totals).toMatchObject({ extended: 1, failed: 0 });
+    await writeFile(join(home, 'b', 'new.txt'), 'new\n');
+    folders = ['a', 'b'];
+    expect((await (await catalog()).keep()).totals).toMatchObject({ copied: 1, skipped: 2, failed: 0 });
+  });
+});
 
 describe.skipIf(!hasCorpus)('session marks', () => {
   it('keep an unchanged session without asking its reader for the tree, and record nothing new', async () => {

@@ -2,8 +2,9 @@
 // tree (a folder walk, a path computed per file) and without an lstat for the files discovery has
 // just stat'ed. The keep manifest (keep-manifest.ts) holds, per session, the tree the reader last
 // gave and the folders its listings came from; a later keep trusts that tree while
-//  - the session's path is the same and each of its discovered files has the size and mtime the
-//    manifest vouches for (discovery stat'ed them a moment ago: a grown or rewritten one differs);
+//  - the session's path and its discovered files are the same (a reader makes its tree from them),
+//    and each of those files has the size and mtime the manifest vouches for (discovery stat'ed
+//    them a moment ago: a grown or rewritten one differs);
 //  - each watched folder has the mtime, ctime and inode it had (the scan's discovery cache rule:
 //    an entry added, removed or renamed in a folder moves its mtime and ctime, a folder put in its
 //    place is another inode), so no file appeared in, left or was replaced in any of them;
@@ -14,6 +15,7 @@
 // file may appear later. A mark is recorded only when every file of the tree is vouched for and
 // no watched folder changed within the racy margin before the keep began (git's racy rule): a
 // change in the same timestamp tick as the look would leave the stat as it was.
+import { createHash } from 'node:crypto';
 import { readdirSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import type { DiscoveredSession, TreeEntry } from '../agents/types.js';
@@ -95,13 +97,18 @@ export function unchangedByMark(run: MarkRun, session: DiscoveredSession): strin
     const facts = rel === null ? undefined : run.manifest.vouchedFacts(rel);
     if (rel === null || facts === undefined) {
       // A database's files are compared by the export's own vouch below.
-      if (exported) continue;
+      if (exported) {
+        discovered.push(rel ?? f.path);
+        continue;
+      }
       return null;
     }
     if (facts.size !== f.size || !sameTime(facts.mtimeMs, f.mtimeMs)) return null;
     if (watched.has(relDir(rel))) stamped.add(rel);
     discovered.push(rel);
   }
+  // The reader made the tree from the files discovery gave then: the same tree needs the same ones.
+  if (digestOf(discovered) !== mark.from) return null;
   const tree = mark.tree ?? discovered;
   const skipped: string[] = [];
   for (let i = 0; i < tree.length; i++) {
@@ -155,6 +162,13 @@ export function markSession(run: MarkRun, session: DiscoveredSession, tree: read
   else run.manifest.recordSessionMark(session.sessionId, mark);
 }
 
+/** A digest of a list of relPaths (names hold no NUL). */
+function digestOf(rels: readonly string[]): string {
+  const hash = createHash('sha1');
+  for (const rel of rels) hash.update(rel).update('\0');
+  return hash.digest('base64');
+}
+
 /** True when the tree is the session's discovered files, in order (most readers' trees): the mark need not hold it. */
 function sameAsDiscovered(session: DiscoveredSession, rels: readonly string[]): boolean {
   return rels.length === session.files.length && session.files.every((f, i) => relUnder(session.home, f.path) === rels[i]);
@@ -169,7 +183,9 @@ function makeMark(run: MarkRun, session: DiscoveredSession, tree: readonly TreeE
     } else if (run.manifest.vouchedFacts(e.relPath) === undefined) return null;
   }
   const rels = tree.map((e) => e.relPath);
-  const base = { path: session.path, tree: sameAsDiscovered(session, rels) ? null : rels, exports };
+  // As the check lists them: relative to the home (a database's files outside it by path).
+  const from = digestOf(session.files.map((f) => relUnder(session.home, f.path) ?? f.path));
+  const base = { path: session.path, tree: sameAsDiscovered(session, rels) ? null : rels, exports, from };
   // A tree of exports alone is vouched for by the discovered files' sizes and times: no folder to watch.
   if (exports.length === tree.length) return { ...base, dirs: [] };
   // Files and exports in one tree (no reader makes one): asked of the reader each time.
