@@ -54,15 +54,18 @@ const manifestSchema = z.object({
   files: z.custom<Record<string, unknown>>(isObj),
   exports: z.custom<Record<string, unknown>>(isObj),
   facts: z.array(z.string()),
+  // Added after version 1 shipped: a manifest without it simply has no session marks.
+  sessions: z.custom<Record<string, unknown>>(isObj).optional(),
 });
 /** A file entry: size, mtime, device, inode (checked by `fileRow`). */
 type FileRow = [number, number, number, number];
 /** An export entry: the files it was made from (path, size, mtime) and its size. */
 const exportRowSchema = z.object({ from: z.array(z.tuple([z.string(), count, count])), size: count });
 type StampRow = z.infer<typeof exportRowSchema>['from'][number];
-type ManifestDoc = Omit<z.infer<typeof manifestSchema>, 'files' | 'exports'> & {
+type ManifestDoc = Omit<z.infer<typeof manifestSchema>, 'files' | 'exports' | 'sessions'> & {
   files: Record<string, FileRow>;
   exports: Record<string, { from: StampRow[]; size: number }>;
+  sessions: Record<string, MarkRow>;
 };
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -82,6 +85,93 @@ function exportRow(v: unknown): ExportMark | null {
   const r = exportRowSchema.safeParse(v);
   if (!r.success) return null;
   return { from: r.data.from.map(([path, size, mtimeMs]) => ({ path, size, mtimeMs })), size: r.data.size };
+}
+
+/**
+ * A folder a session mark watches, as lstat saw it: a folder's mtime and ctime move when an entry is
+ * added, removed or renamed in it, and a folder put in its place is another inode.
+ */
+export interface DirFacts {
+  /** Relative to the home. */
+  rel: string;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+/**
+ * What an unchanged session's keep needs without asking its reader (session-mark.ts): the tree the
+ * reader last gave (relPaths, main first; null when it was the discovered files themselves, in
+ * order; `exports` the indices of export entries) and the folders whose listings it came from.
+ */
+export interface SessionMark {
+  /** The session's path as discovery gave it: another path is another session. */
+  path: string;
+  tree: string[] | null;
+  exports: number[];
+  dirs: DirFacts[];
+  /**
+   * A digest of the discovered files' relPaths the tree was made from, in order: a reader makes a
+   * tree from the files it is given, so the same tree needs the same files.
+   */
+  from: string;
+}
+
+/**
+ * [path, tree, export indices, folders as [rel, mtimeMs, ctimeMs, ino]]; the tree as runs of one
+ * folder, `[folder, name, name, …]` (a session folder's files share a long prefix), or null.
+ */
+type MarkRow = [string, string[][] | null, number[], [string, number, number, number][], string];
+
+function encodeTree(tree: readonly string[]): string[][] {
+  const runs: string[][] = [];
+  let run: string[] | undefined;
+  for (const rel of tree) {
+    const cut = rel.lastIndexOf('/');
+    const dir = cut < 0 ? '' : rel.slice(0, cut);
+    if (run?.[0] !== dir) {
+      run = [dir];
+      runs.push(run);
+    }
+    run.push(rel.slice(cut + 1));
+  }
+  return runs;
+}
+
+function decodeTree(v: unknown): string[] | null | undefined {
+  if (v === null) return null;
+  if (!Array.isArray(v)) return undefined;
+  const tree: string[] = [];
+  for (const run of v as unknown[]) {
+    if (!Array.isArray(run) || run.length < 2) return undefined;
+    const dir: unknown = run[0];
+    if (typeof dir !== 'string') return undefined;
+    for (let i = 1; i < run.length; i++) {
+      const name: unknown = run[i];
+      if (typeof name !== 'string') return undefined;
+      tree.push(dir === '' ? name : `${dir}/${name}`);
+    }
+  }
+  return tree;
+}
+
+/** A session mark narrowed by hand (by loops, like `fileRow`: a home holds tens of thousands of tree entries). */
+function markRow(v: unknown): SessionMark | null {
+  if (!Array.isArray(v) || v.length !== 5) return null;
+  const [path, rawTree, exports, dirs, from] = v as unknown[];
+  const tree = decodeTree(rawTree);
+  if (typeof path !== 'string' || tree === undefined || !Array.isArray(exports) || !Array.isArray(dirs)) return null;
+  if (typeof from !== 'string') return null;
+  const entries = tree?.length ?? Number.POSITIVE_INFINITY;
+  if (!exports.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < entries)) return null;
+  const out: DirFacts[] = [];
+  for (const d of dirs as unknown[]) {
+    if (!Array.isArray(d) || d.length !== 4) return null;
+    const [rel, mtimeMs, ctimeMs, ino] = d as unknown[];
+    if (typeof rel !== 'string' || !isCount(mtimeMs) || !isCount(ctimeMs) || !isCount(ino)) return null;
+    out.push({ rel, mtimeMs, ctimeMs, ino });
+  }
+  return { path, tree, exports: exports as number[], dirs: out, from };
 }
 
 const sameFacts = (a: FileFacts, b: FileFacts): boolean =>
@@ -174,9 +264,12 @@ export interface ManifestScope {
 export class KeepManifest {
   private files = new Table<FileFacts>({}, fileRow);
   private exports = new Table<ExportMark>({}, exportRow);
+  private marks = new Table<SessionMark>({}, markRow);
   private readonly facts = new Set<string>();
   /** relPaths this keep looked at: on a keep of every session, other entries are dropped. */
   private readonly seen = new Set<string>();
+  /** Session ids this keep looked at, for the same pruning of session marks. */
+  private readonly seenSessions = new Set<string>();
   private changed = false;
 
   private constructor(private readonly scope: ManifestScope) {}
@@ -202,11 +295,13 @@ export class KeepManifest {
     }
     m.files = new Table(parsed.data.files, fileRow);
     m.exports = new Table(parsed.data.exports, exportRow);
+    m.marks = new Table(parsed.data.sessions ?? {}, markRow);
     for (const rel of parsed.data.facts) m.facts.add(rel);
     return m;
   }
 
-  private racy(mtimeMs: number): boolean {
+  /** True when a file or folder changed too close to this keep's start to be trusted unchanged later (git's racy rule). */
+  racy(mtimeMs: number): boolean {
     return mtimeMs >= this.scope.observedAt - racyMarginMs;
   }
 
@@ -257,6 +352,33 @@ export class KeepManifest {
     this.exports.set(rel, { from: from.map((s) => ({ path: s.path, size: s.size, mtimeMs: s.mtimeMs })), size });
   }
 
+  /**
+   * What the manifest vouches for this vendor file, without anything to compare it with yet: the
+   * session mark's fast path compares it with discovery's size and mtime (session-mark.ts).
+   */
+  vouchedFacts(rel: string): FileFacts | undefined {
+    this.seen.add(rel);
+    return this.files.get(rel);
+  }
+
+  /** The session's mark, if the last keep left one (session-mark.ts). */
+  sessionMark(sessionId: string): SessionMark | undefined {
+    this.seenSessions.add(sessionId);
+    return this.marks.get(sessionId);
+  }
+
+  /** Records a session's mark (once every file of its tree is vouched for, after they are durable). */
+  recordSessionMark(sessionId: string, mark: SessionMark): void {
+    this.seenSessions.add(sessionId);
+    this.marks.set(sessionId, mark);
+  }
+
+  /** The session's tree is not vouched for as a whole any more: the next keep asks its reader again. */
+  forgetSessionMark(sessionId: string): void {
+    this.seenSessions.add(sessionId);
+    this.marks.drop(sessionId);
+  }
+
   /** Nothing is vouched for this file any more (it failed, or its kept copy is in doubt). */
   forget(rel: string): void {
     this.seen.add(rel);
@@ -280,6 +402,7 @@ export class KeepManifest {
     const seen = (rel: string): boolean => this.seen.has(rel);
     this.files.prune(seen);
     this.exports.prune(seen);
+    this.marks.prune((id) => this.seenSessions.has(id));
     for (const rel of this.facts) {
       if (this.seen.has(rel)) continue;
       this.facts.delete(rel);
@@ -298,6 +421,20 @@ export class KeepManifest {
         this.exports.entries().map(([rel, e]) => [rel, { from: e.from.map((s): StampRow => [s.path, s.size, s.mtimeMs]), size: e.size }]),
       ),
       facts: [...this.facts],
+      sessions: Object.fromEntries(
+        this.marks
+          .entries()
+          .map(([id, m]): [string, MarkRow] => [
+            id,
+            [
+              m.path,
+              m.tree === null ? null : encodeTree(m.tree),
+              m.exports,
+              m.dirs.map((d) => [d.rel, d.mtimeMs, d.ctimeMs, d.ino]),
+              m.from,
+            ],
+          ]),
+      ),
     };
     return Buffer.from(JSON.stringify(doc));
   }
@@ -309,10 +446,10 @@ export class KeepManifest {
    */
   async save(complete: boolean): Promise<boolean> {
     if (complete) this.prune();
-    if (!this.changed && !this.files.changed && !this.exports.changed) return false;
+    if (!this.changed && !this.files.changed && !this.exports.changed && !this.marks.changed) return false;
     const path = join(this.scope.root, manifestFile);
     await writeFileAtomic(path, this.serialise(), { temp: tempPath(path) });
-    this.changed = this.files.changed = this.exports.changed = false;
+    this.changed = this.files.changed = this.exports.changed = this.marks.changed = false;
     return true;
   }
 }

@@ -16,12 +16,13 @@ import { factsRel, relDir, safeRelPath, underRoot } from './paths.js';
 import { mapPool } from '../fs/pool.js';
 import type { Publisher } from './publisher.js';
 import { assertRealDirs, ensureDirs, lstatNow, missingDir } from './safe-fs.js';
+import { markSession, unchangedByMark, type MarkRun } from './session-mark.js';
 
 /** Files of one session copied at once: enough to overlap one file's reads with another's writes. */
 const fileConcurrency = 4;
 
 /** What one keep run shares across sessions: folders already checked, the clock, the version, the manifest. */
-export interface KeepRun {
+export interface KeepRun extends MarkRun {
   installation: Installation;
   /** The vendor home's real path: reads below it refuse links. */
   home: string;
@@ -255,6 +256,12 @@ export interface StagedSession {
  */
 export async function keepSession(run: KeepRun, reader: AgentReader, session: DiscoveredSession): Promise<StagedSession> {
   const report = emptySessionReport(session.agent, session.sessionId, 'vendor', run.installation.key);
+  // The usual case, an unchanged session: its mark vouches for the whole tree (session-mark.ts).
+  const unchanged = run.verify === true ? null : unchangedByMark(run, session);
+  if (unchanged !== null) {
+    report.skipped = unchanged;
+    return { done: Promise.resolve(report) };
+  }
   let tree: TreeEntry[];
   try {
     tree = await reader.tree(session);
@@ -285,6 +292,8 @@ export async function keepSession(run: KeepRun, reader: AgentReader, session: Di
     await settled;
     // After a stop the facts wait for the keep that finishes the session (they are written once it is kept).
     if (main !== undefined && main.entry === tree[0] && run.signal?.aborted !== true) await keepFacts(run, reader, session, main, report);
+    // Only a whole, clean keep of the tree vouches for it next time.
+    markSession(run, session, tree, report.failed.length === 0 && run.signal?.aborted !== true && planned.length === tree.length);
     return report;
   })();
   return { done };

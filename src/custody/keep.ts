@@ -107,6 +107,7 @@ async function stageSessions(
     vendorRelDirs: new Set(),
     keptDirs: new Set(),
     claimed: new Set(),
+    dirStats: new Map(),
     manifest,
     publisher,
     verify: opts.verify === true,
