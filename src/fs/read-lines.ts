@@ -1,7 +1,7 @@
 // Streaming line reader: reads a file in large chunks and hands each line to a callback with its
 // byte offset, never holding more than one chunk plus one line in memory.
 import { closeSync, readSync } from 'node:fs';
-import { JsonLineClipper } from './read-clipped-line.js';
+import { LineSplitter } from './read-line-splitter.js';
 import { openRegular, openRegularSync } from './read-open.js';
 
 export interface LineInfo {
@@ -96,103 +96,30 @@ export function forEachRawLine(path: string, onRaw: RawLineHandler, opts: ReadLi
   // A borrowed buffer may be larger than asked for: reads still take `chunkBytes` at a time.
   const chunk = borrowChunk(chunkBytes);
   try {
-    const maxLine = opts.maxLineBytes ?? Number.POSITIVE_INFINITY;
     let position = opts.start ?? 0;
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let pendingOffset = position;
-    let oversized = false;
-    let clipper: JsonLineClipper | undefined;
-    const clip = opts.clipLongLines;
-    const result: ReadLinesResult = { size, completeEnd: position, lines: 0, oversizedLines: 0, clippedLines: 0, stoppedEarly: false };
-    const emit = (buf: Buffer, from: number, to: number, offset: number, end: number, complete: boolean, clipped = false): boolean => {
-      result.lines++;
-      if (complete) result.completeEnd = end;
-      const info: LineInfo = { offset, end, complete, line: result.lines };
-      if (clipped) {
-        info.clipped = true;
-        result.clippedLines++;
-      }
-      return onRaw(buf, from, to, info) !== false;
-    };
-    /** The line just passed the bound: from here on its bytes go through the clipper, if any. */
-    const overflow = (): void => {
-      oversized = true;
-      if (clip === undefined) return;
-      clipper = new JsonLineClipper(clip.keepStringBytes, clip.maxOutputBytes);
-      for (const piece of pending) clipper.feed(piece, 0, piece.length);
-      pending = [];
-    };
-    /** Ends an oversized line: hands on its clipped copy, or counts it. */
-    const endOversized = (offset: number, end: number, complete: boolean): boolean => {
-      const clipped = clipper?.result();
-      clipper = undefined;
-      if (clipped !== undefined) return emit(clipped, 0, clipped.length, offset, end, complete, true);
-      result.oversizedLines++;
-      result.lines++;
-      if (complete) result.completeEnd = end;
-      return true;
-    };
-
+    const splitter = new LineSplitter(onRaw, opts.maxLineBytes ?? Number.POSITIVE_INFINITY, opts.clipLongLines, position);
     while (position < size) {
       const bytesRead = readSync(fd, chunk, 0, Math.min(chunkBytes, size - position), position);
       if (bytesRead === 0) break;
-      let start = 0;
-      while (start < bytesRead) {
-        const nl = chunk.indexOf(10, start);
-        if (nl === -1 || nl >= bytesRead) {
-          const piece = bytesRead - start;
-          if (pendingBytes === 0) pendingOffset = position + start;
-          if (!oversized && pendingBytes + piece > maxLine) overflow();
-          if (!oversized) pending.push(Buffer.from(chunk.subarray(start, bytesRead)));
-          else clipper?.feed(chunk, start, bytesRead);
-          pendingBytes += piece;
-          break;
-        }
-        const lineOffset = pendingBytes > 0 ? pendingOffset : position + start;
-        const end = position + nl + 1;
-        let keepGoing = true;
-        if (!oversized && pendingBytes + (nl - start) > maxLine) overflow();
-        if (oversized) {
-          // A trailing `\r` is left to the handler's decoding, as for any other line.
-          clipper?.feed(chunk, start, nl);
-          keepGoing = endOversized(lineOffset, end, true);
-        } else if (pendingBytes > 0) {
-          pending.push(chunk.subarray(start, nl));
-          const whole = Buffer.concat(pending);
-          keepGoing = emit(whole, 0, whole.length, lineOffset, end, true);
-        } else {
-          keepGoing = emit(chunk, start, nl, lineOffset, end, true);
-        }
-        pending = [];
-        pendingBytes = 0;
-        oversized = false;
-        start = nl + 1;
-        if (!keepGoing) {
-          result.stoppedEarly = true;
-          return result;
-        }
-      }
+      // A view of the bytes read, so the search for a newline never runs into a stale tail.
+      splitter.split(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead), position);
+      if (splitter.stoppedEarly) return splitter.result(size);
       position += bytesRead;
     }
-    if (pendingBytes > 0) {
-      if (oversized) {
-        if (!endOversized(pendingOffset, pendingOffset + pendingBytes, false)) result.stoppedEarly = true;
-      } else {
-        const whole = Buffer.concat(pending);
-        if (!emit(whole, 0, whole.length, pendingOffset, pendingOffset + pendingBytes, false)) result.stoppedEarly = true;
-      }
-    }
-    return result;
+    splitter.finish();
+    return splitter.result(size);
   } finally {
     returnChunk(chunk);
     closeSync(fd);
   }
 }
 
-/** Decodes `buf[start, end)` as UTF-8 without a trailing `\r`. */
+/**
+ * Decodes `buf[start, end)` as UTF-8 without a trailing `\r`. The encoding is left out on purpose:
+ * UTF-8 is the default, and naming it sends every line through Node's encoding lookup.
+ */
 export function decodeLine(buf: Buffer, start: number, end: number): string {
-  return buf.toString('utf8', start, end > start && buf[end - 1] === 13 ? end - 1 : end);
+  return buf.toString(undefined, start, end > start && buf[end - 1] === 13 ? end - 1 : end);
 }
 
 /** The synchronous form of `forEachLine`. */
