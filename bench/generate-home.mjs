@@ -20,7 +20,7 @@ import { generateDroid } from './gen/droid.mjs';
 import { generateGoose } from './gen/goose.mjs';
 import { generateCursor } from './gen/cursor.mjs';
 
-export const generatorVersion = 10;
+export const generatorVersion = 11;
 
 /** Share of the home each of the five other agents gets; Claude Code and Codex share the rest. */
 export const otherShares = {
@@ -416,12 +416,13 @@ export function generateHome(
   // Each newer agent draws from its own stream (seed + 1000 × its place in `shares`), so one
   // generator's change leaves the others' files alone, and any can be generated first.
   const streams = Object.keys(shares).map((agent, n) => [agent, rng(seed + 1000 * (n + 1))]);
-  const generate = (agent, stream) =>
+  const generate = (agent, stream, cwds) =>
     shares[agent] > 0
-      ? otherGenerators[agent](home, totalBytes * shares[agent], stream, now)
+      ? otherGenerators[agent](home, totalBytes * shares[agent], stream, now, cwds)
       : { sessions: 0, files: 0, bytes: 0, ids: [] };
   // Aider's histories lie in repositories that a scan knows only from other agents' sessions: the
-  // first Claude Code sessions run in them, as a person's would, so a whole-home scan finds them.
+  // first Droid sessions run in them, as a person's would, so a whole-home scan finds them. (Droid,
+  // not Claude Code: its files draw from a stream of their own, so the rest of the home is as it was.)
   const aiderStream = streams.find(([agent]) => agent === 'aider');
   const aider = aiderStream === undefined ? undefined : generate('aider', aiderStream[1]);
   const repos = aider?.projects ?? [];
@@ -431,7 +432,7 @@ export function generateHome(
   while (stats.claude.bytes < claudeTarget) {
     const big = i === 0 && bigFileBytes > 0;
     const size = big ? bigFileBytes : Math.min(sampleSize(r), Math.max(3000, claudeTarget - stats.claude.bytes));
-    const cwd = repos[i] ?? `/home/bench/code/project-${i % 40}`;
+    const cwd = `/home/bench/code/project-${i % 40}`;
     const dir = join(projects, cwd.replace(/[^A-Za-z0-9]/g, '-'));
     mkdirSync(dir, { recursive: true });
     const id = uuid(r);
@@ -457,7 +458,8 @@ export function generateHome(
     codexSession(dir, uuid(r), size, r, base, `/home/bench/code/project-${j % 40}`, stats.codex, undefined);
     j++;
   }
-  for (const [agent, stream] of streams) stats[agent] = agent === 'aider' && aider !== undefined ? aider : generate(agent, stream);
+  for (const [agent, stream] of streams)
+    stats[agent] = agent === 'aider' && aider !== undefined ? aider : generate(agent, stream, agent === 'droid' ? repos : undefined);
   return stats;
 }
 

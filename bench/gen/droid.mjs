@@ -117,11 +117,11 @@ function writeSession(dir, id, cwd, startMs, target, r, stats, calling) {
   return f.size;
 }
 
-/** Writes Droid sessions under `<home>/.factory` until `target` bytes. */
-export function generateDroid(home, target, r, now) {
+/** Writes Droid sessions under `<home>/.factory` until `target` bytes; the first run in `cwds`. */
+export function generateDroid(home, target, r, now, cwds = []) {
   const stats = newStats();
   fillTo(stats, target, r, cap, (size, i) => {
-    const cwd = projectCwd(i);
+    const cwd = cwds[i] ?? projectCwd(i);
     const id = uuid(r);
     const dir = join(home, '.factory', 'sessions', `-${cwd.replace(/^\/+/, '').replace(/\/+/g, '-')}`);
     const startMs = now - 10 * 86_400_000 + Math.floor(r() * 9.5 * 86_400_000);
