@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { openRegularSync } from '../../fs/read-open.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import type { DiscoveredSession, Discovery, SessionFile } from '../types.js';
 import { findRuns, runHeader, type RunStart } from './history-file.js';
 
@@ -65,14 +66,35 @@ function sessionIds(path: string, runs: RunStart[], size: number): string[] {
   }
 }
 
-function sessionsOf(file: SessionFile, home: string, cwd: string | null): DiscoveredSession[] {
-  const { runs, size } = findRuns(file.path);
-  const ids = sessionIds(file.path, runs, size);
-  return runs.map((run, i) => ({
+/** Where each run starts in a history file and the id it is listed by: a pure function of the file's bytes. */
+interface Runs {
+  offsets: number[];
+  ids: string[];
+}
+
+function runsOf(path: string): Runs {
+  const { runs, size } = findRuns(path);
+  return { offsets: runs.map((r) => r.offset), ids: sessionIds(path, runs, size) };
+}
+
+const isRuns = (v: unknown): v is Runs => {
+  if (typeof v !== 'object' || v === null) return false;
+  const { offsets, ids } = v as Record<string, unknown>;
+  return (
+    Array.isArray(offsets) &&
+    Array.isArray(ids) &&
+    offsets.length === ids.length &&
+    offsets.every((o) => Number.isSafeInteger(o) && (o as number) >= 0) &&
+    ids.every((id) => typeof id === 'string')
+  );
+};
+
+function sessionsOf(file: SessionFile, home: string, cwd: string | null, { offsets, ids }: Runs): DiscoveredSession[] {
+  return offsets.map((offset, i) => ({
     agent: 'aider' as const,
     sessionId: ids[i] as string,
     home,
-    path: runLocator(file.path, run.offset),
+    path: runLocator(file.path, offset),
     files: [file],
     ...(cwd === null ? {} : { cwd }),
   }));
@@ -83,11 +105,23 @@ export function repoOf(file: string): string | null {
   return basename(file) === historyFileName ? dirname(file) : null;
 }
 
-export async function discoverAider(home: string): Promise<Discovery> {
+/**
+ * The runs of one history file. Found by reading the whole file, so they are remembered through
+ * `fs` while the file is provably unchanged: an unchanged scan of a home with 100 histories read
+ * 32 MB for them every time (~55 ms of its CPU, measured).
+ */
+export async function discoverAider(home: string, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   try {
     const found = historyFile(home);
     if (found === null) return { sessions: [], problems: [] };
-    return { sessions: sessionsOf(found.file, found.folder, repoOf(found.file.path)), problems: [] };
+    const path = found.file.path;
+    const runs = await fs.derive(
+      found.file,
+      'aider:runs',
+      (v) => (isRuns(v) ? v : undefined),
+      async () => runsOf(path),
+    );
+    return { sessions: sessionsOf(found.file, found.folder, repoOf(path), runs), problems: [] };
   } catch (error) {
     return { sessions: [], problems: [{ path: home, kind: 'unreadable', reason: errorMessage(error) }] };
   }
@@ -112,7 +146,7 @@ export async function claimAider(path: string): Promise<DiscoveredSession | null
   try {
     const f = statFileSync(file);
     if (f === null || !looksLikeHistory(file)) return null;
-    const sessions = sessionsOf(f, dirname(file), repoOf(file));
+    const sessions = sessionsOf(f, dirname(file), repoOf(file), runsOf(file));
     if (locator === undefined) return sessions.at(-1) ?? null;
     return sessions.find((s) => s.path === path) ?? null;
   } catch {

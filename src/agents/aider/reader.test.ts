@@ -1,9 +1,10 @@
 // The Aider reader on history files written as aider's io.py writes them: one session per run,
 // typed lines without aider's own output, reasoning tags, token reports, claims by run.
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
+import { DiscoveryCache } from '../../scan/discovery-cache.js';
 import type { DiscoveredSession } from '../types.js';
 import { aiderHomes, aiderReader } from './reader.js';
 import { ai, banner, header, tool, user } from './test-support/history.js';
@@ -127,5 +128,42 @@ describe('aiderReader', () => {
     const found = await aiderReader.discover(custom);
     expect(found.sessions.map((s) => [s.home, s.path])).toEqual([[user, `${custom}#1`]]);
     expect(await aiderReader.discover(join(user, 'missing'))).toEqual({ sessions: [], problems: [] });
+  });
+});
+
+describe('aider discovery through a discovery cache', () => {
+  it('answers as from the disk, cold and warm, and finds the runs of a grown or rewritten history again', async () => {
+    const repo = join(await tempDir(), 'work', 'app');
+    await mkdir(repo, { recursive: true });
+    const file = join(repo, '.aider.chat.history.md');
+    const first = header('2026-05-02 13:55:39') + banner('gpt-5') + user('explain the cache') + ai('It keeps summaries.');
+    await writeFile(file, first);
+    const old = Math.floor(Date.now() / 1000) - 3600;
+    await utimes(file, old, old);
+    const cache = await DiscoveryCache.open(join(await tempDir(), 'cache.json'), 't', () => Date.now() + 60_000);
+    const plain = await aiderReader.discover(repo);
+    expect(plain.sessions).toHaveLength(1);
+    expect(await aiderReader.discover(repo, cache)).toEqual(plain);
+    await cache.save();
+    expect(await aiderReader.discover(repo, cache)).toEqual(plain);
+    expect(cache.stats).toMatchObject({ factHits: 1, factMisses: 1 });
+    await cache.save();
+
+    // A second run appended: its size moved, so the runs are found again.
+    await appendFile(file, header('2026-05-03 08:00:00') + banner('gpt-5') + user('and the index?') + ai('It is rolling.'));
+    await utimes(file, old, old);
+    const grown = await aiderReader.discover(repo, cache);
+    expect(grown).toEqual(await aiderReader.discover(repo));
+    expect(grown.sessions).toHaveLength(2);
+    await cache.save();
+
+    // Rewritten to the same size with another banner, its times put back (a coarse clock): a new
+    // ctime, so the run's id (a hash of its banner) is worked out again.
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('gpt-5', 'gpt-6'));
+    await utimes(file, old, old);
+    const rewritten = await aiderReader.discover(repo, cache);
+    expect(rewritten).toEqual(await aiderReader.discover(repo));
+    expect(rewritten.sessions[0]?.sessionId).not.toBe(grown.sessions[0]?.sessionId);
   });
 });
