@@ -2,7 +2,7 @@
 // the message index and of the session catalog (both in agentlog's state root, never the agents').
 import type { FileProblem } from '../agents/types.js';
 import { applySessionNames } from '../names/session-names.js';
-import { type AgentHomes, scan } from '../scan/scan.js';
+import { type AgentHomes, type ScanOptions, scan } from '../scan/scan.js';
 import type { SessionRow } from '../scan/session-row.js';
 import { ShardCache } from '../search/shard-cache.js';
 import { storeRoot } from '../search/store.js';
@@ -11,6 +11,8 @@ import { Throttled } from './freshness.js';
 
 export interface McpDeps {
   agents: AgentHomes[];
+  /** The homes of agents that keep logs inside projects (Aider), learnt by each scan: see `ScanOptions`. */
+  learnedHomes?: ScanOptions['learnedHomes'];
   stateRoot: string;
   userHome: string | null;
   /** The scan cache's reader tag (the package version). */
@@ -64,6 +66,7 @@ export class ToolContext {
       stateRoot: this.deps.stateRoot,
       userHome: this.deps.userHome,
       readerVersion: this.deps.readerVersion,
+      ...(this.deps.learnedHomes === undefined ? {} : { learnedHomes: this.deps.learnedHomes }),
     });
     for (const warning of await applySessionNames(report.sessions, this.deps.stateRoot)) this.deps.log?.(`agentlog mcp: ${warning}`);
     const byKey = new Map(report.sessions.map((r) => [`${r.agent}:${r.session_id}`, r]));

@@ -52,6 +52,7 @@ export async function sessionUsage(ctx: ToolContext, args: Args): Promise<z.infe
     stateRoot: ctx.deps.stateRoot,
     userHome: ctx.deps.userHome,
     readerVersion: ctx.deps.readerVersion,
+    ...(ctx.deps.learnedHomes === undefined ? {} : { learnedHomes: ctx.deps.learnedHomes }),
     kind,
     timeZone: ctx.deps.timeZone,
     byAgent: false,

@@ -8,7 +8,7 @@ import { keptBase } from '../custody/paths.js';
 import { isInside } from '../custody/safe-fs.js';
 import { applySessionNames } from '../names/session-names.js';
 import type { AgentId } from '../record/types.js';
-import { scan, type AgentHomes } from '../scan/scan.js';
+import { scan, type AgentHomes, type ScanOptions } from '../scan/scan.js';
 import { ScanCache } from '../scan/scan-cache.js';
 import type { SessionRow } from '../scan/session-row.js';
 import { usageSources } from '../usage/collect.js';
@@ -24,6 +24,8 @@ export interface ListOptions {
   version: string;
   /** Vendor homes and the kept roots that exist now. */
   agents: () => AgentHomes[];
+  /** The homes of agents that keep logs inside projects (Aider), learnt by each scan: see `ScanOptions`. */
+  learnedHomes?: ScanOptions['learnedHomes'];
   index: IndexView;
   now: () => number;
 }
@@ -114,6 +116,7 @@ export class SessionList {
       stateRoot: this.opts.stateRoot,
       userHome: this.opts.userHome,
       readerVersion: this.opts.version,
+      ...(this.opts.learnedHomes === undefined ? {} : { learnedHomes: this.opts.learnedHomes }),
     });
     await applySessionNames(report.sessions, this.opts.stateRoot);
     const kept = keptBase(this.opts.stateRoot);

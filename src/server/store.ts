@@ -2,7 +2,7 @@
 // session list (scan), the index view and shard cache (search), the search gate, the log, and the
 // sweeper when one runs. Tests open one over temporary homes.
 import { withKeptRoots, vendorHomes } from '../custody/index.js';
-import type { AgentHomes } from '../scan/scan.js';
+import type { AgentHomes, ScanOptions } from '../scan/scan.js';
 import { ShardCache } from '../search/shard-cache.js';
 import { storeRoot } from '../search/store.js';
 import { IndexView } from './index-facts.js';
@@ -18,6 +18,8 @@ export interface StoreOptions {
   version: string;
   /** Readers with their homes (kept roots in the list are ignored: the store adds the current ones). */
   agents: readonly AgentHomes[];
+  /** The homes of agents that keep logs inside projects (Aider), learnt by each scan: see `ScanOptions`. */
+  learnedHomes?: ScanOptions['learnedHomes'];
   now: () => number;
   log: ServeLog;
 }
@@ -51,6 +53,7 @@ export function openStore(opts: StoreOptions): ServerStore {
     userHome: opts.userHome,
     version: opts.version,
     agents: readableAgents,
+    ...(opts.learnedHomes === undefined ? {} : { learnedHomes: opts.learnedHomes }),
     index,
     now: opts.now,
   });

@@ -3,7 +3,7 @@
 // buckets its session list already holds: the same rows as `usage daily --by-agent --since …`.
 import type { FileProblem } from '../agents/types.js';
 import { dayMs } from '../fs/clock.js';
-import { type AgentHomes, type ScanReport, scan } from '../scan/scan.js';
+import { type AgentHomes, type ScanOptions, type ScanReport, scan } from '../scan/scan.js';
 import { localDays } from './local-day.js';
 import { buildReport, type ReportKind, type UsageReport, type UsageSource } from './report.js';
 
@@ -15,6 +15,8 @@ export interface UsageOptions {
   /** The scan cache's reader tag (the package version): the same one `scan` uses shares its cache. */
   readerVersion: string;
   onProgress?: (done: number, total: number) => void;
+  /** The homes of agents that keep logs inside projects (Aider), learnt by the same scan: see `ScanOptions`. */
+  learnedHomes?: ScanOptions['learnedHomes'];
 }
 
 export interface CollectedUsage {
@@ -31,6 +33,8 @@ export async function collectUsage(opts: UsageOptions): Promise<CollectedUsage> 
     userHome: opts.userHome,
     readerVersion: opts.readerVersion,
     ...(opts.onProgress !== undefined ? { onProgress: opts.onProgress } : {}),
+    // A cold run counts what the next one counts: the projects this scan sees are looked in at once.
+    ...(opts.learnedHomes !== undefined ? { learnedHomes: opts.learnedHomes } : {}),
   });
   return { sources: usageSources(report.sessions, report.usage), problems: [...report.state_problems, ...report.unreadable] };
 }

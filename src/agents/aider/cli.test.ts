@@ -53,4 +53,24 @@ describe('agentlog scan/show over aider runs in known projects', () => {
     ]);
     expect(record.totals.input_tokens).toBe(2400);
   });
+
+  it('usage counts the runs from its first, cold run, as the next run does', async () => {
+    const home = await tempDir();
+    const repo = join(home, 'code', 'app');
+    await mkdir(join(repo, 'src'), { recursive: true });
+    await writeFile(
+      join(repo, '.aider.chat.history.md'),
+      `${header('2026-10-05 10:00:00')}${banner('gpt-5')}${user('add a test for parse')}${ai('Added tests/test_parse.py.')}${tool('Tokens: 2.4k sent, 310 received.')}`,
+    );
+    await writeTask(join(home, '.cline', 'data'), '1760000000009', {
+      api: [taskMessage('fix the parser', join(repo, 'src')), assistantMessage([text('Fixed.')])],
+      ui: [],
+    });
+
+    const cold = await runCli(['usage', 'session', '--json'], home);
+    expect(cold.code, cold.stderr).toBe(0);
+    const warm = await runCli(['usage', 'session', '--json'], home);
+    expect(JSON.parse(cold.stdout)).toEqual(JSON.parse(warm.stdout));
+    expect((JSON.parse(cold.stdout) as { totals: { inputTokens: number } }).totals.inputTokens).toBe(2400);
+  });
 });

@@ -12,6 +12,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const server = createMcpServer(
     {
       agents: await ctx.agents(),
+      ...(ctx.projectHomes === undefined ? {} : { learnedHomes: ctx.projectHomes }),
       stateRoot: ctx.stateRoot,
       userHome: ctx.userHome,
       readerVersion: ctx.version,

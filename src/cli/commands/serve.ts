@@ -52,6 +52,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
       userHome: ctx.userHome,
       version: ctx.version,
       agents: await ctx.agents(),
+      ...(ctx.projectHomes === undefined ? {} : { learnedHomes: ctx.projectHomes }),
       now: ctx.now,
       log,
     });

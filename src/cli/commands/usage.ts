@@ -91,6 +91,7 @@ export async function run(args: ParsedArgs, ctx: CliContext): Promise<number> {
     userHome: ctx.userHome,
     readerVersion: ctx.version,
     onProgress: (d, t) => progress.update(d, t),
+    ...(ctx.projectHomes === undefined ? {} : { learnedHomes: ctx.projectHomes }),
     kind: kind as ReportKind,
     timeZone,
     hostZone: isHostZone(timeZone),
