@@ -14,20 +14,28 @@ interface ScanJson {
   unreadable: unknown[];
 }
 
+/**
+ * A home with one aider run in `code/app`, a repository nothing names but a Cline task that ran in
+ * a subfolder of it (aider keeps its file at the git root).
+ */
+async function homeWithAiderInAnotherAgentsProject(): Promise<string> {
+  const home = await tempDir();
+  const repo = join(home, 'code', 'app');
+  await mkdir(join(repo, 'src'), { recursive: true });
+  await writeFile(
+    join(repo, '.aider.chat.history.md'),
+    `${header('2026-10-05 10:00:00')}${banner('gpt-5')}${user('add a test for parse')}${ai('Added tests/test_parse.py.')}${tool('Tokens: 2.4k sent, 310 received.')}`,
+  );
+  await writeTask(join(home, '.cline', 'data'), '1760000000009', {
+    api: [taskMessage('fix the parser', join(repo, 'src')), assistantMessage([text('Fixed.')])],
+    ui: [],
+  });
+  return home;
+}
+
 describe('agentlog scan/show over aider runs in known projects', () => {
   it('looks in the projects the sessions it reads ran in, and shows a run', async () => {
-    const home = await tempDir();
-    const repo = join(home, 'code', 'app');
-    await mkdir(join(repo, 'src'), { recursive: true });
-    await writeFile(
-      join(repo, '.aider.chat.history.md'),
-      `${header('2026-10-05 10:00:00')}${banner('gpt-5')}${user('add a test for parse')}${ai('Added tests/test_parse.py.')}${tool('Tokens: 2.4k sent, 310 received.')}`,
-    );
-    // Another agent's session that ran in a subfolder of the repository (aider keeps its file at the git root).
-    await writeTask(join(home, '.cline', 'data'), '1760000000009', {
-      api: [taskMessage('fix the parser', join(repo, 'src')), assistantMessage([text('Fixed.')])],
-      ui: [],
-    });
+    const home = await homeWithAiderInAnotherAgentsProject();
 
     const first = JSON.parse((await runCli(['scan', '--json'], home)).stdout) as ScanJson;
     expect(first.sessions.map((s) => s.agent).sort()).toEqual(['aider', 'cline']);
@@ -55,17 +63,7 @@ describe('agentlog scan/show over aider runs in known projects', () => {
   });
 
   it('usage counts the runs from its first, cold run, as the next run does', async () => {
-    const home = await tempDir();
-    const repo = join(home, 'code', 'app');
-    await mkdir(join(repo, 'src'), { recursive: true });
-    await writeFile(
-      join(repo, '.aider.chat.history.md'),
-      `${header('2026-10-05 10:00:00')}${banner('gpt-5')}${user('add a test for parse')}${ai('Added tests/test_parse.py.')}${tool('Tokens: 2.4k sent, 310 received.')}`,
-    );
-    await writeTask(join(home, '.cline', 'data'), '1760000000009', {
-      api: [taskMessage('fix the parser', join(repo, 'src')), assistantMessage([text('Fixed.')])],
-      ui: [],
-    });
+    const home = await homeWithAiderInAnotherAgentsProject();
 
     const cold = await runCli(['usage', 'session', '--json'], home);
     expect(cold.code, cold.stderr).toBe(0);
