@@ -3,6 +3,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assistant, jsonl, user, write } from '../agents/claude-code/test-support/fixtures.js';
+import { aiderHomes, aiderReader } from '../agents/aider/reader.js';
+import { banner, header, user as aiderUser } from '../agents/aider/test-support/history.js';
 import type { AgentHomes } from '../scan/scan.js';
 import { SessionList } from './session-list.js';
 import { machine } from './test-support/fixture-home.js';
@@ -71,5 +73,33 @@ describe('the session list before its first scan', () => {
     const body = await m.store.list.page({ limit: 10 });
     expect(body.complete).toBe(true);
     expect(body.sessions).toHaveLength(1);
+  });
+});
+
+describe('the session list over agents that keep logs inside projects', () => {
+  it('lists an aider run on its first scan, from the project another session ran in', async () => {
+    const m = await machine({ fill: false });
+    const repo = join(m.root, 'code', 'app');
+    const id = ids[0] as string;
+    await write(
+      join(m.root, '.claude', 'projects', '-code-app', `${id}.jsonl`),
+      jsonl([
+        user('ask', 100, { sessionId: id, cwd: repo }),
+        assistant('msg_1', [{ type: 'text', text: 'done' }], 101, { sessionId: id, cwd: repo }),
+      ]),
+    );
+    await write(join(repo, '.aider.chat.history.md'), `${header('2026-10-05 10:00:00')}${banner('gpt-5')}${aiderUser('add a test')}`);
+    const lookup = { env: () => undefined, homedir: m.root };
+    const list = new SessionList({
+      stateRoot: m.stateRoot,
+      userHome: m.root,
+      version: 'test',
+      agents: () => m.store.readableAgents(),
+      learnedHomes: async (projects) => [{ reader: aiderReader, homes: aiderHomes({ ...lookup, projects }) }],
+      index: m.store.index,
+      now: Date.now,
+    });
+    const page = await list.page({ limit: 10 });
+    expect(page.sessions.map((s) => s.agent).sort()).toEqual(['aider', 'claude_code']);
   });
 });
