@@ -118,8 +118,9 @@ export interface SessionMark {
 }
 
 /**
- * [path, tree, export indices, folders as [rel, mtimeMs, ctimeMs, ino]]; the tree as runs of one
- * folder, `[folder, name, name, …]` (a session folder's files share a long prefix), or null.
+ * [path, tree, export indices, folders as [rel, mtimeMs, ctimeMs, ino], digest of the discovered
+ * files]; the tree as runs of one folder, `[folder, name, name, …]` (a session folder's files share
+ * a long prefix), or null.
  */
 type MarkRow = [string, string[][] | null, number[], [string, number, number, number][], string];
 

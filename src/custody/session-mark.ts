@@ -15,7 +15,6 @@
 // file may appear later. A mark is recorded only when every file of the tree is vouched for and
 // no watched folder changed within the racy margin before the keep began (git's racy rule): a
 // change in the same timestamp tick as the look would leave the stat as it was.
-import { createHash } from 'node:crypto';
 import { readdirSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import type { DiscoveredSession, TreeEntry } from '../agents/types.js';
@@ -24,6 +23,7 @@ import { sameTime } from './keep-plan.js';
 import { relDir, underRoot } from './paths.js';
 import { lstatNow } from './safe-fs.js';
 import { osPath } from '../fs/byte-path.js';
+import { hash16 } from '../fs/hash.js';
 
 /** Folders one mark may watch: a session spread wider is asked of its reader each time. */
 export const maxMarkDirs = 4096;
@@ -162,11 +162,9 @@ export function markSession(run: MarkRun, session: DiscoveredSession, tree: read
   else run.manifest.recordSessionMark(session.sessionId, mark);
 }
 
-/** A digest of a list of relPaths (names hold no NUL). */
+/** A digest of a list of relPaths (names hold no NUL), by the one content hash. */
 function digestOf(rels: readonly string[]): string {
-  const hash = createHash('sha1');
-  for (const rel of rels) hash.update(rel).update('\0');
-  return hash.digest('base64');
+  return hash16(rels.join('\0'));
 }
 
 /** True when the tree is the session's discovered files, in order (most readers' trees): the mark need not hold it. */

@@ -169,9 +169,12 @@ export class DiscoveryCache implements DiscoveryFs {
     // its key, and a file discovery stat'ed comes with that stat. A value computed after the stat
     // is never newer than the file the stat describes.
     const path = typeof at === 'string' ? at : at.path;
-    let st = this.statted.get(path) ?? (typeof at === 'string' ? undefined : statsOf(at));
-    if (st !== undefined) this.statted.set(path, st);
-    else {
+    let st = this.statted.get(path);
+    if (st === undefined && typeof at !== 'string') {
+      st = statsOf(at);
+      if (st !== undefined) this.statted.set(path, st);
+    }
+    if (st === undefined) {
       try {
         st = statSync(path);
       } catch {

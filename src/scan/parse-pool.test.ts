@@ -72,9 +72,9 @@ describe('ParsePool', () => {
     }
   });
 
-  it("a worker started for other agents loads a session's reader when the session comes", async () => {
+  it('one worker reads every session in turn', async () => {
     const { sessions } = await home();
-    const pool = ParsePool.create(1, { workerFile, minBytes: 0, workers: 1 }, ['codex']);
+    const pool = ParsePool.create(1, { workerFile, minBytes: 0, workers: 1 });
     try {
       const viaPool = await Promise.all(sessions.map((s) => pool?.summarise(claudeCodeReader, s, '/nobody')));
       expect(viaPool.map((s) => s?.row?.session_id)).toEqual(ids);

@@ -10,9 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AgentReader, DiscoveredSession } from '../agents/types.js';
 import { errorCode } from '../fs/errors.js';
-import type { AgentId } from '../record/types.js';
 import { type SessionSummary, summariseSession } from './summarise.js';
-import type { WorkerRequest, WorkerStart } from './parse-worker.js';
+import type { WorkerRequest } from './parse-worker.js';
 
 /** A worker's answer to a session, or its one `ready` once its modules have loaded. */
 type Reply = { id: number; summary?: SessionSummary; error?: string } | { ready: true };
@@ -69,7 +68,6 @@ export class ParsePool {
   private constructor(
     count: number,
     private readonly file: string,
-    private readonly start: WorkerStart,
     private readonly heapMb: number,
   ) {
     this.started = count;
@@ -81,7 +79,6 @@ export class ParsePool {
     // A smaller young generation per worker keeps a whole-home scan's peak RSS under 300 MiB
     // (measured: ~300 → ~255 MiB on the 1 GiB bench home) at no measurable cost in time.
     const w = new Worker(this.file, {
-      workerData: this.start,
       resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: this.heapMb },
     });
     w.unref();
@@ -121,14 +118,13 @@ export class ParsePool {
 
   /**
    * A pool when the compiled worker exists and the work is large enough to pay for it, else null.
-   * Its workers load the readers of `agents` before they take a session (others on first use).
    */
-  static create(workBytes: number, options: ParsePoolOptions = {}, agents: readonly AgentId[] = []): ParsePool | null {
+  static create(workBytes: number, options: ParsePoolOptions = {}): ParsePool | null {
     const file = options.workerFile ?? fileURLToPath(new URL('./parse-worker.js', import.meta.url));
     if (!existsSync(file) || workBytes < (options.minBytes ?? defaultPoolMinBytes)) return null;
     const count = options.workers ?? Math.min(availableParallelism() - 1, 7);
     if (count < 1) return null;
-    return new ParsePool(count, file, { agents: [...agents] }, options.workerHeapMb ?? defaultWorkerHeapMb);
+    return new ParsePool(count, file, options.workerHeapMb ?? defaultWorkerHeapMb);
   }
 
   /** The workers started (the scan runs this many sessions at once). */

@@ -184,7 +184,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
       }
     let ownBytes = 0;
     for (const { size, sessions } of readers.values()) if (sessions === 1) ownBytes += size;
-    const pool = ParsePool.create(ownBytes, opts.parsePool, [...new Set(misses.map((m) => m.session.agent))]);
+    const pool = ParsePool.create(ownBytes, opts.parsePool);
     const summarised = async (m: Miss, summary: Promise<SessionSummary>): Promise<void> => {
       try {
         const s = await summary;

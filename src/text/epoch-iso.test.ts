@@ -18,6 +18,18 @@ describe('epochIso', () => {
     }
   });
 
+  it('matches for runs within one second, a second left and come back to, and its edges', () => {
+    const base = 1_780_000_000_000;
+    for (const ms of [base, base + 1, base + 999, base + 1000, base + 5, base, base - 1, base - 1000, 0, 999, 1000]) {
+      expect(epochIso(ms)).toBe(new Date(ms).toISOString());
+    }
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2999 }), { minLength: 2, maxLength: 30 }), (offsets) => {
+        for (const o of offsets) expect(epochIso(base + o)).toBe(new Date(base + o).toISOString());
+      }),
+    );
+  });
+
   it('leaves fractions, negatives and five-digit years to Date', () => {
     for (const ms of [1.5, -1, 253402300800000, Number.NaN, Number.POSITIVE_INFINITY]) expect(epochIso(ms)).toBeUndefined();
   });

@@ -24,25 +24,14 @@ function timeOfDayMs(ts: string | undefined): number | undefined {
   return ((h * 60 + mi) * 60 + s) * 1000 + frac;
 }
 
-const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
-/** The whole second `isoOf` formatted last (epoch ms, a multiple of 1000) and its text up to the milliseconds. */
-const lastSecond = { ms: Number.NaN, prefix: '' };
-
 /**
  * `new Date(ms).toISOString()`, or null for no time. Every turn and usage row is dated, tens of
  * thousands in a scan: whole milliseconds from 1970 to 9999 are formatted without a Date.
  */
 export function isoOf(ms: number | undefined): string | null {
   if (ms === undefined || !Number.isFinite(ms)) return null;
-  // Rows come a few to the second: the second's `YYYY-MM-DDTHH:MM:SS.` is formatted once.
-  const milli = ms % 1000;
-  if (ms - milli === lastSecond.ms && Number.isInteger(milli) && milli >= 0) return `${lastSecond.prefix}${pad3(milli)}Z`;
   const fast = epochIso(ms);
-  if (fast !== undefined) {
-    lastSecond.ms = ms - milli;
-    lastSecond.prefix = fast.slice(0, -4);
-    return fast;
-  }
+  if (fast !== undefined) return fast;
   const d = new Date(ms);
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
