@@ -58,27 +58,35 @@ export async function openRegular(path: string | Buffer): Promise<{ handle: File
 
 /** A regular file's whole content as UTF-8 (for small documents: metadata, state files). */
 export function readRegularFileSync(path: string | Buffer): string {
-  const { fd, size } = openRegularSync(path);
+  const file = openRegularSync(path);
   try {
-    // One buffer a byte over the size, decoded where it lies: a file that did not grow is read with
-    // no copy (a scan of Cline's task documents spent a fifth of its read copying chunks). Read to
-    // the end rather than trusting the size: the file may grow while it is read.
-    let buf = Buffer.allocUnsafe(size + 1);
-    let total = 0;
-    for (;;) {
-      if (total === buf.length) {
-        const larger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(larger, 0, 0, total);
-        buf = larger;
-      }
-      const got = readSync(fd, buf, total, buf.length - total, total);
-      if (got === 0) break;
-      total += got;
-    }
-    return buf.toString('utf8', 0, total);
+    return readOpenedSync(file);
   } finally {
-    closeSync(fd);
+    closeSync(file.fd);
   }
+}
+
+/**
+ * The whole content of a file `openRegularSync` opened, as UTF-8 (the caller closes it): for a
+ * caller that decides on the size the open's stat gave before reading (no second stat).
+ */
+export function readOpenedSync({ fd, size }: OpenedFile): string {
+  // One buffer a byte over the size, decoded where it lies: a file that did not grow is read with
+  // no copy (a scan of Cline's task documents spent a fifth of its read copying chunks). Read to
+  // the end rather than trusting the size: the file may grow while it is read.
+  let buf = Buffer.allocUnsafe(size + 1);
+  let total = 0;
+  for (;;) {
+    if (total === buf.length) {
+      const larger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(larger, 0, 0, total);
+      buf = larger;
+    }
+    const got = readSync(fd, buf, total, buf.length - total, total);
+    if (got === 0) break;
+    total += got;
+  }
+  return buf.toString('utf8', 0, total);
 }
 
 /** The asynchronous form of `readRegularFileSync`. */
