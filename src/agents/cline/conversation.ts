@@ -5,6 +5,7 @@
 import { arr, asObject, num, obj, str, type JsonObject } from '../../json/narrow.js';
 import { clipMessage } from '../../record/clip.js';
 import { addTotals, emptyTotals, type ToolCall, type Turn } from '../../record/types.js';
+import { iso } from './iso-time.js';
 import { setResult, statusFeedback, toolCall } from './tool-call.js';
 import type { UiFacts } from './ui-messages.js';
 import { environmentCwd, isEnvironment, isInjected, resultHeader, resumedCwd, typedInResult, typedTexts } from './user-text.js';
@@ -24,13 +25,12 @@ export interface Conversation {
 export interface ConversationInput {
   messages: readonly unknown[];
   ui: UiFacts | null;
-  /** The latest model Cline's task_metadata.json names (`model_usage`), for messages that name none. */
-  fallbackModel?: string;
+  /**
+   * The latest model Cline's task_metadata.json names (`model_usage`), for messages that name none:
+   * asked at most once, and only when one does (most messages name theirs, so the file is seldom read).
+   */
+  fallbackModel?: () => string | undefined;
   full: boolean;
-}
-
-function iso(ms: number | null | undefined): string | null {
-  return ms === null || ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
 }
 
 function blocksOf(content: unknown): readonly unknown[] {
@@ -71,10 +71,16 @@ class Builder {
   readonly out: Conversation = { turns: [], models: [], cwds: [], launches: [], placedRequests: new Set(), badRecords: 0 };
   /** The last assistant turn's calls still waiting for a result, in order, and by native id. */
   private pending: ToolCall[] = [];
-  private byId = new Map<string, ToolCall>();
+  private readonly byId = new Map<string, ToolCall>();
   private model: string | undefined;
+  private fallback: { model: string | undefined } | undefined;
 
   constructor(private readonly input: ConversationInput) {}
+
+  private fallbackModel(): string | undefined {
+    this.fallback ??= { model: this.input.fallbackModel?.() };
+    return this.fallback.model;
+  }
 
   private at(i: number, msg: JsonObject, role: 'user' | 'assistant'): string | null {
     const own = num(msg, 'ts');
@@ -90,7 +96,8 @@ class Builder {
   private take(id: string | undefined): ToolCall | undefined {
     const call = (id === undefined ? undefined : this.byId.get(id)) ?? this.pending[0];
     if (call === undefined) return undefined;
-    this.pending = this.pending.filter((c) => c !== call);
+    const at = this.pending.indexOf(call);
+    if (at >= 0) this.pending.splice(at, 1);
     return call;
   }
 
@@ -110,7 +117,7 @@ class Builder {
 
   assistant(i: number, msg: JsonObject): void {
     const at = this.at(i, msg, 'assistant');
-    const model = str(obj(msg, 'modelInfo'), 'modelId') ?? this.input.ui?.requests.get(i - 1)?.at(-1)?.model ?? this.input.fallbackModel;
+    const model = str(obj(msg, 'modelInfo'), 'modelId') ?? this.input.ui?.requests.get(i - 1)?.at(-1)?.model ?? this.fallbackModel();
     if (model !== undefined) {
       this.model = model;
       pushOnce(this.out.models, model);
@@ -121,7 +128,7 @@ class Builder {
     if (reasoning !== undefined && reasoning.trim() !== '')
       this.out.turns.push({ role: 'reasoning', at, text: clipMessage(reasoning.trim()) });
     this.pending = [];
-    this.byId = new Map();
+    this.byId.clear();
     for (const b of blocksOf(msg.content)) {
       const block = asObject(b);
       const type = str(block, 'type');
@@ -141,7 +148,7 @@ class Builder {
         if (id !== undefined) this.byId.set(id, call);
       }
     }
-    this.pending = [...calls];
+    this.pending = calls.slice();
     for (const call of calls) if (call.name === 'new_task') this.out.launches.push({ call, childId: null });
     if (texts.length === 0 && calls.length === 0) return;
     const turn: Turn = { role: 'assistant', at, text: clipMessage(texts.join('\n\n')), tool_calls: calls };
@@ -211,11 +218,12 @@ class Builder {
 
 export function readConversation(input: ConversationInput): Conversation {
   const b = new Builder(input);
-  input.messages.forEach((value, i) => {
-    const msg = asObject(value);
+  const { messages } = input;
+  for (let i = 0; i < messages.length; i++) {
+    const msg = asObject(messages[i]);
     if (msg === undefined) {
       b.out.badRecords++;
-      return;
+      continue;
     }
     const role = str(msg, 'role');
     // Roo Code marks where its sliding window cut the history it sends (the messages stay on disk).
@@ -223,6 +231,6 @@ export function readConversation(input: ConversationInput): Conversation {
     else if (role === 'assistant') b.assistant(i, msg);
     else if (role === 'user') b.user(i, msg);
     else if (str(msg, 'type') === 'reasoning') b.reasoningItem(msg);
-  });
+  }
   return b.out;
 }

@@ -7,7 +7,8 @@ import { newRecord, newSubagent, noteModel, noteTime } from '../../record/draft.
 import { emptyTotals, type SessionRecord, type Subagent, type SubagentStatus, type Totals, type Turn } from '../../record/types.js';
 import type { DiscoveredSession, FileProblem, ParsedSession } from '../types.js';
 import { readConversation, type Conversation } from './conversation.js';
-import { readDocument, taskFileNames } from './task-files.js';
+import { iso } from './iso-time.js';
+import { type DocumentRead, readDocument, taskFileNames } from './task-files.js';
 import { readUiMessages, type UiFacts, usageApart } from './ui-messages.js';
 import type { ClineAgentId } from './variant.js';
 
@@ -23,11 +24,22 @@ interface TaskRead {
 interface ReadState {
   badLines: { path: string; count: number }[];
   problems: FileProblem[];
+  /**
+   * The files discovery listed (every file the record is read from): one it did not list is not
+   * there, so it is not asked for (Cline keeps no history_item.json, Roo Code no task_metadata.json:
+   * a failed open per task).
+   */
+  listed: ReadonlySet<string>;
+}
+
+/** A listed document, read; one discovery did not list is missing. */
+function listedDocument(path: string, state: ReadState): DocumentRead {
+  return state.listed.has(path) ? readDocument(path) : { missing: true };
 }
 
 /** A document that should be a JSON array: its items, or nothing (a bad or missing one is noted). */
 function arrayDocument(path: string, state: ReadState): readonly unknown[] | null {
-  const read = readDocument(path);
+  const read = listedDocument(path, state);
   if ('missing' in read) return null;
   if ('problem' in read) {
     state.problems.push(read.problem);
@@ -41,15 +53,16 @@ function arrayDocument(path: string, state: ReadState): readonly unknown[] | nul
 }
 
 /** The model Cline's task_metadata.json last recorded (`model_usage[].model_id`). */
-function metadataModel(dir: string): string | undefined {
-  const read = readDocument(join(dir, taskFileNames.metadata));
+function metadataModel(dir: string, state: ReadState): string | undefined {
+  const read = listedDocument(join(dir, taskFileNames.metadata), state);
   if (!('value' in read)) return undefined;
   const usage = arr(asObject(read.value), 'model_usage') ?? [];
-  return str(asObject(usage.at(-1)), 'model_id');
+  const model = str(asObject(usage.at(-1)), 'model_id');
+  return model === '' ? undefined : model;
 }
 
-function historyItem(dir: string): TaskRead['item'] {
-  const read = readDocument(join(dir, taskFileNames.historyItem));
+function historyItem(dir: string, state: ReadState): TaskRead['item'] {
+  const read = listedDocument(join(dir, taskFileNames.historyItem), state);
   const item = 'value' in read ? asObject(read.value) : undefined;
   const out: TaskRead['item'] = {};
   for (const [key, from] of [
@@ -72,10 +85,10 @@ function readTask(agent: ClineAgentId, dir: string, full: boolean, state: ReadSt
   const uiMessages = arrayDocument(uiPath, state);
   const ui = uiMessages === null ? null : readUiMessages(agent, uiMessages);
   if (ui !== null && ui.badRecords > 0) state.badLines.push({ path: uiPath, count: ui.badRecords });
-  const fallbackModel = metadataModel(dir);
-  const conversation = readConversation({ messages: api ?? [], ui, full, ...(fallbackModel ? { fallbackModel } : {}) });
+  const fallbackModel = (): string | undefined => metadataModel(dir, state);
+  const conversation = readConversation({ messages: api ?? [], ui, full, fallbackModel });
   if (conversation.badRecords > 0) state.badLines.push({ path: apiPath, count: conversation.badRecords });
-  return { id: basename(dir), conversation, ui, item: historyItem(dir), held: api !== null || uiMessages !== null };
+  return { id: basename(dir), conversation, ui, item: historyItem(dir, state), held: api !== null || uiMessages !== null };
 }
 
 const statusOf: Record<string, SubagentStatus> = { completed: 'completed', active: 'running', delegated: 'running' };
@@ -83,8 +96,8 @@ const statusOf: Record<string, SubagentStatus> = { completed: 'completed', activ
 function span(turns: readonly Turn[], ui: UiFacts | null): { started_at: string | null; ended_at: string | null } {
   const s = { started_at: null as string | null, ended_at: null as string | null };
   for (const t of turns) noteTime(s, t.at ?? undefined);
-  if (ui?.first != null) noteTime(s, new Date(ui.first).toISOString());
-  if (ui?.last != null) noteTime(s, new Date(ui.last).toISOString());
+  if (ui?.first != null) noteTime(s, iso(ui.first) ?? undefined);
+  if (ui?.last != null) noteTime(s, iso(ui.last) ?? undefined);
   return s;
 }
 
@@ -132,7 +145,7 @@ function recordOf(agent: ClineAgentId, root: TaskRead): { record: SessionRecord;
 }
 
 export async function parseTask(agent: ClineAgentId, session: DiscoveredSession, full: boolean): Promise<ParsedSession> {
-  const state: ReadState = { badLines: [], problems: [] };
+  const state: ReadState = { badLines: [], problems: [], listed: new Set(session.files.map((f) => f.path)) };
   const root = readTask(agent, session.path, full, state);
   // The subtask folders discovery listed with this task, each read once, grouped by parent.
   const dirs = [...new Set(session.files.map((f) => dirname(f.path)))].filter((d) => d !== session.path);

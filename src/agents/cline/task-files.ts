@@ -1,9 +1,9 @@
 // A task folder (`<home>/tasks/<id>/`) and its JSON documents, read whole and bounded: the
 // extensions rewrite each document whole on every change (safeWriteJson / fs.writeFile).
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, readdirSync } from 'node:fs';
 import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { basename, dirname, join } from 'node:path';
-import { readRegularFileSync } from '../../fs/read-open.js';
+import { type OpenedFile, openRegularSync, readOpenedSync } from '../../fs/read-open.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
@@ -37,24 +37,30 @@ export function taskFiles(taskDir: string): SessionFile[] {
 
 export type DocumentRead = { value: unknown } | { missing: true } | { bad: true } | { problem: FileProblem };
 
-/** Reads one JSON document; a torn or invalid document is `bad` (one bad record), never a throw. */
+/**
+ * Reads one JSON document; a torn or invalid document is `bad` (one bad record), never a throw.
+ * The size bound is checked on the open's own stat: a stat before it cost a tenth of a cold scan's
+ * file work (92 Cline tasks on the bench home, ~10 ms).
+ */
 export function readDocument(path: string): DocumentRead {
-  let size: number;
+  let file: OpenedFile;
   try {
-    size = statSync(path).size;
+    file = openRegularSync(path);
   } catch (error) {
     if (isNotFound(error)) return { missing: true };
     return { problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
-  }
-  if (size > maxDocumentBytes) {
-    return { problem: { path, kind: 'oversized', reason: `${size} bytes is over the ${maxDocumentBytes}-byte bound for a task document` } };
   }
   let raw: string;
   try {
-    raw = readRegularFileSync(path);
+    if (file.size > maxDocumentBytes) {
+      const reason = `${file.size} bytes is over the ${maxDocumentBytes}-byte bound for a task document`;
+      return { problem: { path, kind: 'oversized', reason } };
+    }
+    raw = readOpenedSync(file);
   } catch (error) {
-    if (isNotFound(error)) return { missing: true };
     return { problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
+  } finally {
+    closeSync(file.fd);
   }
   try {
     return { value: JSON.parse(raw) as unknown };
