@@ -6,9 +6,20 @@ import { arr, asObject, num, obj, str, type JsonObject } from '../../json/narrow
 import { clipMessage } from '../../record/clip.js';
 import { addTotals, emptyTotals, type ToolCall, type Turn } from '../../record/types.js';
 import { iso } from './iso-time.js';
-import { setResult, statusFeedback, toolCall } from './tool-call.js';
+import { cutMark } from './summary-cut.js';
+import { mayBeStatus, setResult, statusFeedback, toolCall } from './tool-call.js';
 import type { UiFacts } from './ui-messages.js';
-import { environmentCwd, isEnvironment, isInjected, resultHeader, resumedCwd, typedInResult, typedTexts } from './user-text.js';
+import {
+  environmentCwd,
+  isEnvironment,
+  isInjected,
+  quoteInResult,
+  resultHeadChars,
+  resultHeader,
+  resumedCwd,
+  typedInResult,
+  typedTexts,
+} from './user-text.js';
 import { parseAssistantText } from './xml-tools.js';
 
 export interface Conversation {
@@ -20,6 +31,8 @@ export interface Conversation {
   /** The request indexes (`conversationHistoryIndex`) whose usage an assistant turn carries. */
   placedRequests: Set<number>;
   badRecords: number;
+  /** A cut output (`cut`) was read where its head could not stand for it: read the document whole. */
+  needWhole: boolean;
 }
 
 export interface ConversationInput {
@@ -31,6 +44,11 @@ export interface ConversationInput {
    */
   fallbackModel?: () => string | undefined;
   full: boolean;
+  /**
+   * Whether long tool outputs were cut to their heads (summary-cut.ts; never at full detail): a cut
+   * one ends in `cutMark`, and is read only where its head decides the same as the whole would.
+   */
+  cut?: boolean;
 }
 
 function blocksOf(content: unknown): readonly unknown[] {
@@ -38,37 +56,22 @@ function blocksOf(content: unknown): readonly unknown[] {
   return Array.isArray(content) ? content : [];
 }
 
-/** A tool result's text: a string, or its text blocks joined (images leave a marker). */
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  const pieces: string[] = [];
-  for (const b of Array.isArray(content) ? content : []) {
-    const block = asObject(b);
-    const t = str(block, 'text');
-    if (t !== undefined) pieces.push(t);
-    else if (str(block, 'type') === 'image') pieces.push('[image]');
-  }
-  return pieces.join('\n');
-}
-
 function pushOnce(list: string[], value: string | undefined): void {
   if (value !== undefined && value !== '' && !list.includes(value)) list.push(value);
-}
-
-/** Reasoning text of a block or top-level item: `thinking`, `reasoning` text, or a summary list. */
-function reasoningText(block: JsonObject): string {
-  const direct = str(block, 'thinking') ?? str(block, 'text') ?? str(block, 'reasoning');
-  if (direct !== undefined) return direct.trim();
-  return (arr(block, 'summary') ?? [])
-    .map((s) => str(asObject(s), 'text') ?? '')
-    .join('\n')
-    .trim();
 }
 
 const childIdPattern = /(?:Subtask|Delegated to child task) ([A-Za-z0-9-]+)/;
 
 class Builder {
-  readonly out: Conversation = { turns: [], models: [], cwds: [], launches: [], placedRequests: new Set(), badRecords: 0 };
+  readonly out: Conversation = {
+    turns: [],
+    models: [],
+    cwds: [],
+    launches: [],
+    placedRequests: new Set(),
+    badRecords: 0,
+    needWhole: false,
+  };
   /** The last assistant turn's calls still waiting for a result, in order, and by native id. */
   private pending: ToolCall[] = [];
   private readonly byId = new Map<string, ToolCall>();
@@ -76,6 +79,48 @@ class Builder {
   private fallback: { model: string | undefined } | undefined;
 
   constructor(private readonly input: ConversationInput) {}
+
+  /** A cut output's head (its mark dropped), or undefined for a string read whole. */
+  private headOf(value: string): string | undefined {
+    return this.input.cut === true && value.endsWith(cutMark) ? value.slice(0, -1) : undefined;
+  }
+
+  /** A string read where only the whole of it will do: a cut one means reading the document whole. */
+  private whole(value: string | undefined): string | undefined {
+    if (value !== undefined && this.headOf(value) !== undefined) this.out.needWhole = true;
+    return value;
+  }
+
+  /**
+   * Whether an output's head decides all the summary reads of the output: the person quoted near
+   * its start (not quoted there), Roo Code's JSON status (not one), the child a `new_task` names.
+   */
+  private headSuffices(call: ToolCall | undefined, head: string): boolean {
+    return call?.name !== 'new_task' && head.length >= resultHeadChars && quoteInResult(head) === -1 && !mayBeStatus(head);
+  }
+
+  /** A tool result's text: a string, or its text blocks joined (images leave a marker). */
+  private resultText(content: unknown): string {
+    if (typeof content === 'string') return content;
+    const pieces: string[] = [];
+    for (const b of Array.isArray(content) ? content : []) {
+      const block = asObject(b);
+      const t = this.whole(str(block, 'text'));
+      if (t !== undefined) pieces.push(t);
+      else if (str(block, 'type') === 'image') pieces.push('[image]');
+    }
+    return pieces.join('\n');
+  }
+
+  /** Reasoning text of a block or top-level item: `thinking`, `reasoning` text, or a summary list. */
+  private reasoningText(block: JsonObject): string {
+    const direct = this.whole(str(block, 'thinking') ?? str(block, 'text') ?? str(block, 'reasoning'));
+    if (direct !== undefined) return direct.trim();
+    return (arr(block, 'summary') ?? [])
+      .map((s) => this.whole(str(asObject(s), 'text')) ?? '')
+      .join('\n')
+      .trim();
+  }
 
   private fallbackModel(): string | undefined {
     this.fallback ??= { model: this.input.fallbackModel?.() };
@@ -101,7 +146,12 @@ class Builder {
     return call;
   }
 
-  private answer(call: ToolCall | undefined, output: string, isError: boolean, typed: string[]): void {
+  /** Pairs a result with its call; `cut` when `output` is only a cut output's head. */
+  private answer(call: ToolCall | undefined, output: string, isError: boolean, typed: string[], cut = false): void {
+    if (cut && !this.headSuffices(call, output)) {
+      this.out.needWhole = true;
+      return;
+    }
     if (call !== undefined) {
       setResult(call, output, isError, this.input.full);
       if (call.name === 'new_task') {
@@ -134,12 +184,12 @@ class Builder {
       const type = str(block, 'type');
       if (block === undefined) continue;
       if (type === 'text') {
-        const parsed = parseAssistantText(str(block, 'text') ?? '');
+        const parsed = parseAssistantText(this.whole(str(block, 'text')) ?? '');
         for (const t of parsed.thinking) this.out.turns.push({ role: 'reasoning', at, text: clipMessage(t) });
         if (parsed.text !== '') texts.push(parsed.text);
         for (const tool of parsed.tools) calls.push(toolCall(tool.name, tool.params, this.input.full));
       } else if (type === 'thinking' || type === 'reasoning') {
-        const t = reasoningText(block);
+        const t = this.reasoningText(block);
         if (t !== '') this.out.turns.push({ role: 'reasoning', at, text: clipMessage(t) });
       } else if (type === 'tool_use') {
         const call = toolCall(str(block, 'name') ?? 'tool', asObject(block.input) ?? {}, this.input.full);
@@ -171,11 +221,21 @@ class Builder {
       const type = str(block, 'type');
       if (block === undefined) continue;
       if (type === 'tool_result') {
-        this.answer(this.take(str(block, 'tool_use_id')), resultText(block.content), block.is_error === true, typed);
+        const call = this.take(str(block, 'tool_use_id'));
+        const head = typeof block.content === 'string' ? this.headOf(block.content) : undefined;
+        this.answer(call, head ?? this.resultText(block.content), block.is_error === true, typed, head !== undefined);
         continue;
       }
       if (type !== 'text') continue;
       const text = str(block, 'text') ?? '';
+      const head = this.headOf(text);
+      if (head !== undefined) {
+        // Only a text result is cut; its output must not be blank (the output may then be the next block).
+        const header = resultHeader(head);
+        if (header === null || header.rest.trim() === '') this.out.needWhole = true;
+        else this.answer(this.take(undefined), header.rest, false, typed, true);
+        continue;
+      }
       if (isEnvironment(text)) {
         pushOnce(this.out.cwds, environmentCwd(text));
         continue;
@@ -184,14 +244,8 @@ class Builder {
       if (header !== null) {
         let output = header.rest;
         // Older versions wrote the header and the output as two text blocks.
-        const next = str(asObject(blocks[k + 1]), 'text');
-        if (
-          output.trim() === '' &&
-          next !== undefined &&
-          !isEnvironment(next) &&
-          resultHeader(next) === null &&
-          typedTexts(next).length === 0
-        ) {
+        const next = output.trim() === '' ? this.whole(str(asObject(blocks[k + 1]), 'text')) : undefined;
+        if (next !== undefined && !isEnvironment(next) && resultHeader(next) === null && typedTexts(next).length === 0) {
           output = next;
           k++;
         }
@@ -211,7 +265,7 @@ class Builder {
   }
 
   reasoningItem(msg: JsonObject): void {
-    const t = reasoningText(msg);
+    const t = this.reasoningText(msg);
     if (t !== '') this.out.turns.push({ role: 'reasoning', at: iso(num(msg, 'ts')), text: clipMessage(t) });
   }
 }

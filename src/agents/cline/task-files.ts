@@ -3,7 +3,7 @@
 import { closeSync, readdirSync } from 'node:fs';
 import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { basename, dirname, join } from 'node:path';
-import { type OpenedFile, openRegularSync, readOpenedSync } from '../../fs/read-open.js';
+import { type OpenedFile, openRegularSync, readOpenedBytesSync } from '../../fs/read-open.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
@@ -36,13 +36,13 @@ export function taskFiles(taskDir: string): SessionFile[] {
 }
 
 export type DocumentRead = { value: unknown } | { missing: true } | { bad: true } | { problem: FileProblem };
+export type DocumentBytes = { bytes: Buffer } | { missing: true } | { problem: FileProblem };
 
 /**
- * Reads one JSON document; a torn or invalid document is `bad` (one bad record), never a throw.
- * The size bound is checked on the open's own stat: a stat before it cost a tenth of a cold scan's
- * file work (92 Cline tasks on the bench home, ~10 ms).
+ * One JSON document's bytes, bounded. The bound is checked on the open's own stat: a stat before it
+ * cost a tenth of a cold scan's file work (92 Cline tasks on the bench home, ~10 ms).
  */
-export function readDocument(path: string): DocumentRead {
+export function readDocumentBytes(path: string): DocumentBytes {
   let file: OpenedFile;
   try {
     file = openRegularSync(path);
@@ -50,23 +50,32 @@ export function readDocument(path: string): DocumentRead {
     if (isNotFound(error)) return { missing: true };
     return { problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
   }
-  let raw: string;
   try {
     if (file.size > maxDocumentBytes) {
       const reason = `${file.size} bytes is over the ${maxDocumentBytes}-byte bound for a task document`;
       return { problem: { path, kind: 'oversized', reason } };
     }
-    raw = readOpenedSync(file);
+    return { bytes: readOpenedBytesSync(file) };
   } catch (error) {
     return { problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
   } finally {
     closeSync(file.fd);
   }
+}
+
+/** A document's text parsed; a torn or invalid one is `bad` (one bad record), never a throw. */
+export function parseDocument(text: string): { value: unknown } | { bad: true } {
   try {
-    return { value: JSON.parse(raw) as unknown };
+    return { value: JSON.parse(text) as unknown };
   } catch {
     return { bad: true };
   }
+}
+
+/** Reads one JSON document; a torn or invalid document is `bad` (one bad record), never a throw. */
+export function readDocument(path: string): DocumentRead {
+  const read = readDocumentBytes(path);
+  return 'bytes' in read ? parseDocument(read.bytes.toString('utf8')) : read;
 }
 
 /** The home a task folder lies in (the parent of `tasks/`), or null when it does not sit in one. */

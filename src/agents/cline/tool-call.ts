@@ -13,6 +13,8 @@ const diffParams: Record<string, string> = {
   search_and_replace: 'diff',
 };
 const writeTools = new Set(['write_to_file', 'insert_content']);
+/** How Roo Code's JSON tool statuses begin (src/core/prompts/responses.ts). */
+const statusStart = '{"status"';
 
 function plusLines(content: string): string {
   return content
@@ -61,7 +63,7 @@ export function resultStatus(output: string, isError: boolean): ToolStatus {
   const t = output.trimStart();
   if (t.startsWith('The tool execution failed') || t.startsWith('<error>')) return 'error';
   if (t.startsWith('The user denied this operation')) return 'interrupted';
-  if (t.startsWith('{"status"')) {
+  if (t.startsWith(statusStart)) {
     try {
       const status = str(asObject(JSON.parse(t)), 'status');
       if (status === 'error') return 'error';
@@ -73,10 +75,16 @@ export function resultStatus(output: string, isError: boolean): ToolStatus {
   return 'ok';
 }
 
+/** Whether an output's head (at least its first non-blank characters) may be Roo Code's JSON status. */
+export function mayBeStatus(head: string): boolean {
+  const t = head.trimStart();
+  return t.length < statusStart.length || t.startsWith(statusStart);
+}
+
 /** The feedback Roo Code's JSON status carries (`{"status":"denied","feedback":"…"}`). */
 export function statusFeedback(output: string): string | undefined {
   const t = output.trimStart();
-  if (!t.startsWith('{"status"')) return undefined;
+  if (!t.startsWith(statusStart)) return undefined;
   try {
     const feedback = str(asObject(JSON.parse(t)), 'feedback')?.trim();
     return feedback === '' ? undefined : feedback;

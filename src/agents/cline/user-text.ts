@@ -15,10 +15,17 @@ export function typedTexts(text: string): string[] {
   return out;
 }
 
-/** The typed text in a tool's result, where the result quotes the person near its start (answers, feedback). */
+/** How much of a tool's result is looked at for the person quoted in it. */
+export const resultHeadChars = 600;
+
+/** Where a tool's result starts quoting the person (answers, feedback) within its head, or -1. */
+export function quoteInResult(output: string): number {
+  return output.slice(0, resultHeadChars).search(/<(feedback|answer|user_message)>/);
+}
+
+/** The typed text in a tool's result, where the result quotes the person near its start. */
 export function typedInResult(output: string): string[] {
-  const head = output.slice(0, 600);
-  const at = head.search(/<(feedback|answer|user_message)>/);
+  const at = quoteInResult(output);
   return at === -1 ? [] : typedTexts(output.slice(at)).slice(0, 1);
 }
 
