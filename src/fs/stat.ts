@@ -73,6 +73,16 @@ export function statsOf(file: SessionFile): Stats | undefined {
   return madeFrom.get(file);
 }
 
+/**
+ * The facts of a regular file from a stat its caller already made (a reader's own lstat that found
+ * one), remembered with that stat as `statFileSync`'s answers are, so no one stats it again.
+ */
+export function fileOfStats(path: string, s: Stats): SessionFile {
+  const file = { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+  madeFrom.set(file, s);
+  return file;
+}
+
 /** `statFile` without the thread-pool round trip. */
 export function statFileSync(path: string): SessionFile | null {
   try {
@@ -80,9 +90,7 @@ export function statFileSync(path: string): SessionFile | null {
     if (s === undefined) return notFound(path);
     if (s.isDirectory()) return null;
     if (!s.isFile()) throw notRegularFile(path, s);
-    const file = { path, size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
-    madeFrom.set(file, s);
-    return file;
+    return fileOfStats(path, s);
   } catch (error) {
     if (isNotFound(error)) return notFound(path);
     throw error;

@@ -83,8 +83,9 @@ export class SessionBuilder {
   private readonly usageApart: UsageApart[] = [];
   private readonly models: string[] = [];
   private readonly span: { started_at: string | null; ended_at: string | null } = { started_at: null, ended_at: null };
-  /** Row times not yet in `span` (see `noteMs`). */
-  private spanMs: { min: number; max: number } | undefined;
+  /** Least and greatest row times not yet in `span` (see `noteMs`); NaN when there are none. */
+  private spanMin = Number.NaN;
+  private spanMax = Number.NaN;
   private readonly clock: RowClock;
   private readonly ownIds: Set<string>;
   private readonly legacyEnd: number;
@@ -103,6 +104,15 @@ export class SessionBuilder {
   private sawLegacyTask = false;
   private readonly steers = new Map<string, { text: string; line: number }>();
   private readonly children = new Set<string>();
+  /** Edges from other logs that nest a child here, by time; `external[nextLink]` is nested next. */
+  private readonly external: Relationship[];
+  private readonly externalCount: number;
+  private nextLink = 0;
+  /** When the next external edge is due (Infinity: only after every row). */
+  private nextLinkAt = Number.POSITIVE_INFINITY;
+  /** The meta facts `finish` reads (read here: metas differ in shape, the row loop should not see them). */
+  private readonly metaTask: string | undefined;
+  private readonly metaInterrupted: boolean;
 
   constructor(private readonly input: BuildInput) {
     const { meta, log, sessionId } = input;
@@ -120,23 +130,32 @@ export class SessionBuilder {
     this.readText = input.detail !== 'summary';
     this.readOutputs = input.detail === 'full';
     this.nests = input.links.some((l) => this.ownIds.has(l.parent)) || log.rows.some((r) => r.event === 'session_relationship');
+    this.external = input.links.filter((l) => this.ownIds.has(l.parent)).sort((a, b) => (a.tsMs ?? Infinity) - (b.tsMs ?? Infinity));
+    this.externalCount = this.external.length;
+    this.nextLinkAt = this.external[0]?.tsMs ?? Number.POSITIVE_INFINITY;
+    this.metaTask = meta.task;
+    this.metaInterrupted = meta.status === 'interrupted';
   }
 
   async build(): Promise<BuiltSession> {
-    const external = this.input.links.filter((l) => this.ownIds.has(l.parent)).sort((a, b) => (a.tsMs ?? Infinity) - (b.tsMs ?? Infinity));
-    let next = 0;
+    // The row loop reads numbers and rows only: arrays of edges and metas come in several shapes,
+    // and each new one met there threw the compiled loop away (`--trace-deopt`, cold scan).
     for (const row of this.input.log.rows) {
       const ms = this.clock.ms(row);
-      while (next < external.length && ms !== undefined && (external[next]?.tsMs ?? Infinity) <= ms) {
-        await this.nest(external[next++] as Relationship, undefined, undefined);
-      }
+      while (ms !== undefined && this.nextLinkAt <= ms) await this.nestNextLink();
       this.noteMs(ms);
       // Rows are handled synchronously (sidecar reads are); only a nested session's load is awaited.
       const nesting = this.row(row, ms);
       if (nesting !== undefined) await nesting;
     }
-    while (next < external.length) await this.nest(external[next++] as Relationship, undefined, undefined);
+    while (this.nextLink < this.externalCount) await this.nestNextLink();
     return this.finish();
+  }
+
+  private nestNextLink(): Promise<void> {
+    const rel = this.external[this.nextLink++] as Relationship;
+    this.nextLinkAt = this.external[this.nextLink]?.tsMs ?? Number.POSITIVE_INFINITY;
+    return this.nest(rel, undefined, undefined);
   }
 
   // --- the span ---------------------------------------------------------------------------------
@@ -149,9 +168,11 @@ export class SessionBuilder {
   private noteMs(ms: number | undefined): void {
     if (ms === undefined) return;
     if (Number.isInteger(ms) && ms >= 0 && ms < fourDigitYears) {
-      if (this.spanMs === undefined) this.spanMs = { min: ms, max: ms };
-      else if (ms < this.spanMs.min) this.spanMs.min = ms;
-      else if (ms > this.spanMs.max) this.spanMs.max = ms;
+      if (Number.isNaN(this.spanMin)) {
+        this.spanMin = ms;
+        this.spanMax = ms;
+      } else if (ms < this.spanMin) this.spanMin = ms;
+      else if (ms > this.spanMax) this.spanMax = ms;
       return;
     }
     this.flushSpan();
@@ -159,10 +180,11 @@ export class SessionBuilder {
   }
 
   private flushSpan(): void {
-    if (this.spanMs === undefined) return;
-    noteTime(this.span, isoOf(this.spanMs.min) ?? undefined);
-    noteTime(this.span, isoOf(this.spanMs.max) ?? undefined);
-    this.spanMs = undefined;
+    if (Number.isNaN(this.spanMin)) return;
+    noteTime(this.span, isoOf(this.spanMin) ?? undefined);
+    noteTime(this.span, isoOf(this.spanMax) ?? undefined);
+    this.spanMin = Number.NaN;
+    this.spanMax = Number.NaN;
   }
 
   // --- rows -------------------------------------------------------------------------------------
@@ -497,12 +519,12 @@ export class SessionBuilder {
   // --- the end ------------------------------------------------------------------------------------
 
   private finish(): BuiltSession {
-    const { meta } = this.input;
+    const task = this.metaTask;
     // A session from before the lane whose log never named its task: the meta's task opens it.
-    if (this.legacyEnd === Number.POSITIVE_INFINITY && !this.sawLegacyTask && meta.task !== undefined) {
-      this.turns.prependUser(meta.task, this.clock.metaTime, { kind: 'native_event', line_no: 0, content_hash16: hash16(meta.task) });
+    if (this.legacyEnd === Number.POSITIVE_INFINITY && !this.sawLegacyTask && task !== undefined) {
+      this.turns.prependUser(task, this.clock.metaTime, { kind: 'native_event', line_no: 0, content_hash16: hash16(task) });
     }
-    if (meta.status === 'interrupted' && this.runtime.waiting > 0) this.runtime.interrupt();
+    if (this.metaInterrupted && this.runtime.waiting > 0) this.runtime.interrupt();
     const f = this.input.log.facts;
     this.noteMs(f.minMs);
     this.noteMs(f.maxMs);

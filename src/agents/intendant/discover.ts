@@ -38,12 +38,13 @@ function fileFactsSync(path: string): SessionFile | null {
   }
 }
 
-function folderFiles(dir: string): SessionFile[] {
+/** The spine (as the listing found it, when it was listed) and the meta of a session folder. */
+function folderFiles(dir: string, listed: SessionFolder | undefined): SessionFile[] {
   const out: SessionFile[] = [];
-  for (const name of [spineFile, metaFile]) {
-    const f = fileFactsSync(join(dir, name));
-    if (f !== null) out.push(f);
-  }
+  const spine = listed?.spine ?? fileFactsSync(join(dir, spineFile));
+  if (spine !== null) out.push(spine);
+  const meta = fileFactsSync(join(dir, metaFile));
+  if (meta !== null) out.push(meta);
   return out;
 }
 
@@ -63,10 +64,20 @@ function descendants(id: string, children: Map<string, Relationship[]>): Relatio
   return out;
 }
 
-async function describe(home: string, folder: SessionFolder, links: Relationship[], logsDir: string): Promise<IntendantSession> {
-  const files = folderFiles(folder.dir);
-  for (const l of links) files.push(...folderFiles(join(logsDir, l.child)));
+async function describe(
+  home: string,
+  folder: SessionFolder,
+  links: Relationship[],
+  logsDir: string,
+  listed: ReadonlyMap<string, SessionFolder>,
+): Promise<IntendantSession> {
+  const files = folderFiles(folder.dir, folder);
+  for (const l of links) files.push(...folderFiles(join(logsDir, l.child), listed.get(l.child)));
   return { agent: 'intendant', sessionId: folder.id, home, path: folder.dir, files, links };
+}
+
+function byId(folders: readonly SessionFolder[]): Map<string, SessionFolder> {
+  return new Map(folders.map((f) => [f.id, f]));
 }
 
 export async function discoverHome(home: string, fs?: DiscoveryFs): Promise<Discovery> {
@@ -78,9 +89,10 @@ export async function discoverHome(home: string, fs?: DiscoveryFs): Promise<Disc
     edges,
   );
   const sessions: DiscoveredSession[] = [];
+  const listed = byId(folders);
   for (const f of folders) {
     if (hidden.has(f.id)) continue;
-    sessions.push(await describe(home, f, descendants(f.id, children), logsDir));
+    sessions.push(await describe(home, f, descendants(f.id, children), logsDir, listed));
   }
   return { sessions, problems };
 }
@@ -110,8 +122,10 @@ export async function claimPath(path: string): Promise<IntendantSession | null> 
   const inLogs = basename(parent) === logsDirName;
   const home = inLogs ? dirname(parent) : parent;
   let links: Relationship[] = [];
+  let listed = new Map<string, SessionFolder>();
   if (inLogs) {
     const folders = await sessionFolders(parent);
+    listed = byId(folders);
     const { edges } = await readGraph(folders);
     links = descendants(
       basename(dir),
@@ -121,7 +135,7 @@ export async function claimPath(path: string): Promise<IntendantSession | null> 
       ).children,
     );
   }
-  return describe(home, { id: basename(dir), dir }, links, parent);
+  return describe(home, { id: basename(dir), dir }, links, parent, listed);
 }
 
 async function walkFiles(dir: string, out: string[]): Promise<void> {

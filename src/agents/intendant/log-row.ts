@@ -9,12 +9,27 @@ export interface LogRow extends LogEvent {
   line: number;
 }
 
-/** Narrows a parsed line; undefined when it is not a log row (no `event`: drift). */
+/**
+ * Narrows a parsed line; undefined when it is not a log row (no `event`: drift). Every row has every
+ * field (an absent one is undefined), so all rows share one shape: `toLogEvent` leaves out what a
+ * line lacks, and its rows came in so many shapes that each field read in the record's build was a
+ * megamorphic lookup, and a shape the compiled build had not met yet threw it away (`--trace-deopt`).
+ */
 export function toLogRow(obj: JsonObject, line: number): LogRow | undefined {
-  const event = toLogEvent(obj) as LogRow | undefined;
-  // `toLogEvent` built a fresh object: it takes the line number itself rather than being copied.
-  if (event !== undefined) event.line = line;
-  return event;
+  const e = toLogEvent(obj);
+  if (e === undefined) return undefined;
+  return {
+    ts: e.ts,
+    ts_ms: e.ts_ms,
+    turn: e.turn,
+    event: e.event,
+    level: e.level,
+    message: e.message,
+    data: e.data,
+    file: e.file,
+    file2: e.file2,
+    line,
+  };
 }
 
 /** A non-negative integer field of `data` (seqs, offsets, byte counts), or undefined. */

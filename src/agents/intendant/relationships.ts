@@ -4,7 +4,8 @@ import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { asArray, asObject, num, parseObjectLine, str, text } from '../../json/narrow.js';
 import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
-import type { FileProblem } from '../types.js';
+import type { FileProblem, SessionFile } from '../types.js';
+import { fileOfStats } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { linesContaining } from './grep-lines.js';
 import { type LogRow, toLogRow } from './log-row.js';
@@ -48,6 +49,8 @@ export function relationshipOf(row: LogRow): Relationship | undefined {
 export interface SessionFolder {
   id: string;
   dir: string;
+  /** The spine as the listing's lstat found it (its size and mtime; the stat rides along, see `statsOf`). */
+  spine?: SessionFile;
 }
 
 /** Every session folder (a real directory holding a regular `session.jsonl`) under a logs folder. */
@@ -64,8 +67,11 @@ export async function sessionFolders(logsDir: string, fs: DiscoveryFs = uncached
     // Dirent types come from lstat: a symlinked session folder is not followed.
     if (e.kind !== 'dir') continue;
     const dir = join(logsDir, e.name);
+    const spinePath = join(dir, spineFile);
     try {
-      if (lstatSync(join(dir, spineFile)).isFile()) out.push({ id: e.name, dir });
+      const st = lstatSync(spinePath);
+      // Kept: discovery's cache and the session's file list take this stat instead of two more.
+      if (st.isFile()) out.push({ id: e.name, dir, spine: fileOfStats(spinePath, st) });
     } catch {
       // No spine: runtime-only or half-created folders are not sessions.
     }
@@ -119,9 +125,9 @@ export async function readGraph(
   const byPair = new Map<string, Relationship>();
   const problems: FileProblem[] = [];
   for (const f of folders) {
-    const path = join(f.dir, spineFile);
+    const path = f.spine?.path ?? join(f.dir, spineFile);
     try {
-      for (const rel of await fs.derive(path, 'intendant:relationships', decodeRelationships, () => spineRelationships(path))) {
+      for (const rel of await fs.derive(f.spine ?? path, 'intendant:relationships', decodeRelationships, () => spineRelationships(path))) {
         const key = `${rel.parent}\u0000${rel.child}`;
         if (!byPair.has(key)) byPair.set(key, rel);
       }
