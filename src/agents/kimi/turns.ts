@@ -10,6 +10,8 @@ import type { StepPart, WireLog, WireToolCall } from './wire-entry.js';
 const machineryBlocks = [/<system-reminder>[\s\S]*?<\/system-reminder>/g, /^\s*<git-context>[\s\S]*?<\/git-context>/];
 
 export function stripMachinery(text: string): string {
+  // Both blocks open with a tag: most prompts hold none and are not searched twice.
+  if (!text.includes('<')) return text.trim();
   let out = text;
   for (const block of machineryBlocks) out = out.replace(block, '');
   return out.trim();
