@@ -28,7 +28,7 @@ export interface KimiSessionLogs {
 /**
  * A wire reached through a link that leaves the session folder is not the session's. With no link
  * below the folder the wire lies in it: three lstats instead of resolving both whole paths (the two
- * realpaths were ~4% of a cold scan of the bench home's Kimi sessions).
+ * realpaths were ~4% of the main thread in a cold scan of the bench home's Kimi sessions).
  */
 function staysInside(path: string, sessionDir: string): boolean {
   if (linkOnPath(sessionDir, path) === null) return true;
