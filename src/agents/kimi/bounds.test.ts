@@ -113,4 +113,19 @@ describe('Kimi wire paths', () => {
     ]);
     expect(JSON.stringify(parsed.record)).not.toContain('child words');
   });
+
+  it('reads a wire whose agent folder links to another folder inside the session folder', async () => {
+    const { rename, symlink } = await import('node:fs/promises');
+    const home = join(await tempDir(), '.kimi-code');
+    const dir = await writeSession(home, 'session_inner_link', {
+      state: state('/repo', { main: null, 'agent-0': 'main' }),
+      wires: { main, 'agent-0': child },
+    });
+    await rename(join(dir, 'agents', 'agent-0'), join(dir, 'kept'));
+    await symlink(join(dir, 'kept'), join(dir, 'agents', 'agent-0'));
+    const reader = makeKimiReader();
+    const parsed = await reader.parse((await reader.claim(dir))!, { detail: 'full' });
+    expect(parsed.problems).toEqual([]);
+    expect(JSON.stringify(parsed.record)).toContain('child words');
+  });
 });

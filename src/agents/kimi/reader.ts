@@ -31,7 +31,7 @@ export async function parseKimi(
   bounds: KimiBounds = defaultKimiBounds,
   detail: Detail = 'full',
 ): Promise<ParsedSession> {
-  const logs = await readKimiSession(session.path, bounds, detail !== 'full');
+  const logs = await readKimiSession(session.path, bounds, detail !== 'full', session.files);
   const built = kimiRecord(session.sessionId, logs, session.cwd, detail);
   return { record: built?.record ?? null, cwds: built?.cwds ?? [], badLines: logs.badLines, problems: logs.problems };
 }

@@ -49,11 +49,14 @@ export async function readStateFile(path: string, maxBytes: number): Promise<Sta
   return readStateFileSync(path, maxBytes);
 }
 
-/** `readStateFile` without the promise: a small file, read in a few synchronous calls. */
-export function readStateFileSync(path: string, maxBytes: number): StateRead {
+/**
+ * `readStateFile` without the promise: a small file, read in a few synchronous calls. `knownSize`:
+ * its size as discovery stat'ed it, not stat'ed again.
+ */
+export function readStateFileSync(path: string, maxBytes: number, knownSize?: number): StateRead {
   let size: number;
   try {
-    size = statSync(path).size;
+    size = knownSize ?? statSync(path).size;
   } catch (error) {
     if (isNotFound(error)) return { state: null, problem: null };
     return { state: null, problem: { path, kind: 'unreadable', reason: errorMessage(error) } };

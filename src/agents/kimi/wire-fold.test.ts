@@ -154,3 +154,20 @@ describe('wire drift', () => {
     expect(parsed.record).toBeNull();
   });
 });
+
+describe('the span of a wire', () => {
+  it('runs from the earliest to the latest line, times written as epoch ms and as text alike, in any order', async () => {
+    const { logs } = await parse({
+      main: [
+        prompt('go', 5),
+        { type: 'llm.request', model: 'k2', time: at(2) },
+        { type: 'llm.request', model: 'k2', time: iso(9) },
+        { type: 'llm.request', model: 'k2', time: at(1) },
+        { type: 'llm.request', model: 'k2', time: at(12) },
+      ],
+    });
+    expect(logs.logs.get('main')?.span).toEqual({ started_at: iso(1), ended_at: iso(12) });
+    const ms = await parse({ main: [prompt('go', 5), { type: 'llm.request', time: at(7) }, { type: 'llm.request', time: at(3) }] });
+    expect(ms.logs.logs.get('main')?.span).toEqual({ started_at: iso(3), ended_at: iso(7) });
+  });
+});

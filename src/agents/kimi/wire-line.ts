@@ -34,6 +34,8 @@ export interface WireLine {
   event: WireEvent;
   /** ISO time of the line (`time` or `created_at`, epoch ms), or null. */
   at: string | null;
+  /** The epoch ms `at` was formatted from by `epochIso` (so times order as these do); undefined for any other `at`. */
+  ms: number | undefined;
 }
 
 /** An epoch-ms number or an ISO string as an ISO timestamp; null for anything else. */
@@ -127,8 +129,12 @@ function loopEvent(event: JsonObject | undefined): WireEvent {
 
 /** Narrows one parsed wire object. */
 export function wireLine(o: JsonObject): WireLine {
-  const at = isoTime(o['time']) ?? isoTime(o['created_at']);
-  return { event: wireEvent(o), at };
+  const time = o['time'];
+  if (typeof time === 'number') {
+    const fast = epochIso(time);
+    if (fast !== undefined) return { event: wireEvent(o), at: fast, ms: time };
+  }
+  return { event: wireEvent(o), at: isoTime(time) ?? isoTime(o['created_at']), ms: undefined };
 }
 
 function wireEvent(o: JsonObject): WireEvent {

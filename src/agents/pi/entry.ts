@@ -146,8 +146,8 @@ function messageBody(m: JsonObject | undefined, full: boolean): PiBody {
     case 'toolResult': {
       const toolCallId = text(m, 'toolCallId');
       if (toolCallId === undefined) return { type: 'other' };
-      const output = contentText(m['content']);
-      // Only the full detail level shows output and exit codes: below it, neither is kept.
+      // Only the full detail level shows output and exit codes: below it, the output is not joined.
+      const output = full ? contentText(m['content']) : '';
       return {
         type: 'toolResult',
         toolCallId,

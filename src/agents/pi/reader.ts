@@ -20,7 +20,7 @@ export async function parsePi(
   const path = session.path;
   let read;
   try {
-    read = await readPiFile(path, bounds, detail === 'full');
+    read = await readPiFile(path, bounds, detail === 'full', session.files.find((f) => f.path === path)?.size);
   } catch (error) {
     return { record: null, cwds: [], badLines: [], problems: [{ path, kind: 'unreadable', reason: errorMessage(error) }] };
   }

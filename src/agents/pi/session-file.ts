@@ -16,9 +16,12 @@ export interface PiFile {
 
 export type PiFileRead = { ok: true; file: PiFile } | { ok: false; reason: string };
 
-/** `full`: keep each tool result's (clipped) output; the lower detail levels drop it unbuilt. */
-export async function readPiFile(path: string, bounds: PiBounds, full = true): Promise<PiFileRead> {
-  const size = statSync(path).size;
+/**
+ * `full`: keep each tool result's (clipped) output; the lower detail levels drop it unbuilt.
+ * `knownSize`: the size discovery stat'ed, not stat'ed again.
+ */
+export async function readPiFile(path: string, bounds: PiBounds, full = true, knownSize?: number): Promise<PiFileRead> {
+  const size = knownSize ?? statSync(path).size;
   if (size > bounds.fileBytes)
     return { ok: false, reason: `session file is ${size} bytes, over the ${bounds.fileBytes}-byte bound; not read` };
   const file: PiFile = { header: undefined, entries: [], badLines: 0, tornTail: false };
