@@ -6,7 +6,7 @@ import { mapPool } from '../../fs/pool.js';
 import { basename, join } from 'node:path';
 import type { DiscoveredSession, Discovery, DiscoveryFs, FileProblem, SessionFile } from '../types.js';
 import { uncachedFs } from '../../fs/dir-listing.js';
-import { readFirstLine } from '../../fs/read-lines.js';
+import { readFirstLineSync } from '../../fs/read-lines.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { parseObjectLine } from '../../json/narrow.js';
@@ -60,7 +60,7 @@ function decodeFirstMeta(value: unknown): { meta: RolloutMeta | null } | undefin
 
 /** The meta a rollout's first line carries, if it is a `session_meta` line. */
 export async function readFirstMeta(path: string): Promise<RolloutMeta | undefined> {
-  const first = await readFirstLine(path, maxFirstLineBytes);
+  const first = readFirstLineSync(path, maxFirstLineBytes);
   if (first === null) return undefined;
   const obj = parseObjectLine(first);
   const line = obj === undefined ? undefined : codexLine(obj);

@@ -1,8 +1,11 @@
 // Streams one rollout file into a thread: each line parsed once, dispatched on its envelope type and
 // payload kind; unknown kinds are skipped, so a newer Codex build's additions never break a read.
-import { forEachJsonObject } from '../../fs/read-jsonl.js';
+// Below the full level a long line's bulk nobody reads is cut out before it is parsed (blank-bulk).
+import type { LineInfo } from '../../fs/read-lines.js';
 import { arr, isObject, num, str, text, type JsonObject } from '../../json/narrow.js';
-import { codexLine } from './codex-line.js';
+import { skimJsonl } from '../skim-jsonl.js';
+import { blankIsUnread, minBulkyLineBytes, parseBlanked } from './blank-bulk.js';
+import { codexLine, type CodexLine } from './codex-line.js';
 import { readMeta } from './rollout-meta.js';
 import { applySpawnEnd, readSpawnArgs } from './spawn-launch.js';
 import { ThreadBuilder, type DetailNeeds, type RolloutThread } from './thread-builder.js';
@@ -191,54 +194,70 @@ export async function readRollout(path: string, needs: DetailNeeds): Promise<Rol
   let historyStart: number | undefined;
   let first = true;
   let bare = false;
-  const r = await forEachJsonObject(
-    path,
-    (obj) => {
-      const line = codexLine(obj, bare);
-      if (first) {
-        first = false;
-        // The 2025 layout: a flat `{id, timestamp, instructions}` line, then bare response items.
-        bare = line !== undefined && line.payload === obj;
+  const take = (obj: JsonObject, line: CodexLine | undefined): void => {
+    if (first) {
+      first = false;
+      // The 2025 layout: a flat `{id, timestamp, instructions}` line, then bare response items.
+      bare = line !== undefined && line.payload === obj;
+    }
+    if (line === undefined) return;
+    if (line.type === 'session_meta') {
+      // The first meta is this thread's; later ones are copies (forks, resumed histories).
+      if (b.meta === undefined) {
+        const meta = readMeta(line.payload);
+        b.setMeta(meta);
+        historyStart = meta.historyStartOrdinal;
+        b.noteLine(line.at);
       }
-      if (line === undefined) return;
-      if (line.type === 'session_meta') {
-        // The first meta is this thread's; later ones are copies (forks, resumed histories).
-        if (b.meta === undefined) {
-          const meta = readMeta(line.payload);
-          b.setMeta(meta);
-          historyStart = meta.historyStartOrdinal;
-          b.noteLine(line.at);
-        }
+      return;
+    }
+    // A forked child's copy of its parent's history is the parent's, not the child's.
+    if (historyStart !== undefined && line.ordinal !== undefined && line.ordinal < historyStart) return;
+    if (line.metadata?.inherited_user_message === true) return;
+    b.noteLine(line.at);
+    switch (line.type) {
+      case 'response_item':
+        responseItem(b, line.payload, line.at, needs);
+        return;
+      case 'event_msg':
+        eventMsg(b, line.payload, line.at, needs);
+        return;
+      case 'turn_context':
+        b.turnContext(line.payload);
+        return;
+      case 'compacted':
+        // Its summary (and replacement history) is context for the model, not something said.
+        b.compaction(line.at);
+        return;
+      case 'token_usage_record': {
+        const usage = usageRecordUsage(line.payload, b.meta?.id);
+        if (usage !== undefined) b.usage(usage, line.at);
         return;
       }
-      // A forked child's copy of its parent's history is the parent's, not the child's.
-      if (historyStart !== undefined && line.ordinal !== undefined && line.ordinal < historyStart) return;
-      if (line.metadata?.inherited_user_message === true) return;
-      b.noteLine(line.at);
-      switch (line.type) {
-        case 'response_item':
-          responseItem(b, line.payload, line.at, needs);
-          return;
-        case 'event_msg':
-          eventMsg(b, line.payload, line.at, needs);
-          return;
-        case 'turn_context':
-          b.turnContext(line.payload);
-          return;
-        case 'compacted':
-          // Its summary (and replacement history) is context for the model, not something said.
-          b.compaction(line.at);
-          return;
-        case 'token_usage_record': {
-          const usage = usageRecordUsage(line.payload, b.meta?.id);
-          if (usage !== undefined) b.usage(usage, line.at);
-          return;
-        }
-        default:
-          return;
-      }
+      default:
+        return;
+    }
+  };
+  const launched = (callId: string): boolean => b.launchFor(callId) !== undefined;
+  const badLines = skimJsonl(
+    path,
+    {
+      ...(needs.tools
+        ? {}
+        : {
+            skim: (buf: Buffer, start: number, end: number, info: LineInfo): boolean => {
+              if (first || !info.complete || end - start < minBulkyLineBytes) return false;
+              const blanked = parseBlanked(buf, start, end);
+              if (blanked === undefined) return false;
+              const line = codexLine(blanked.obj, bare);
+              if (line === undefined || !blankIsUnread(line, blanked.key, launched)) return false;
+              take(blanked.obj, line);
+              return true;
+            },
+          }),
+      onObject: (obj) => take(obj, codexLine(obj, bare)),
     },
     { maxLineBytes: maxRolloutLineBytes },
   );
-  return { thread: b.finish(), badLines: r.badLines };
+  return { thread: b.finish(), badLines };
 }
