@@ -10,7 +10,7 @@ import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
-import { maxPartFileBytes, maxSessionFileBytes, readJsonFileSync } from './json-file.js';
+import { maxPartFileBytes, maxSessionFileBytes, readJsonFileSync, readSeenJsonFileSync } from './json-file.js';
 import { cutToolPart } from './summary-cut.js';
 import { sessionFromJson, sortMessages, type OcMessage, type OcSession, type OcSessionData, type OcTree } from './model.js';
 
@@ -215,9 +215,10 @@ export async function loadJsonTree(rootPath: string, files: readonly SessionFile
     const rel = storage === undefined ? [] : storageSegments(storage, plainStorage, file.path);
     const isMessage = rel.length === 3 && rel[0] === 'message';
     const isPart = rel[0] === 'part' && (rel.length === 3 || rel.length === 2);
+    // Discovery stat'ed each file just now: its size serves the read (readSeenJsonFileSync).
     const r = isPart
-      ? readJsonFileSync(file.path, maxPartFileBytes, full ? undefined : cutToolPart)
-      : readJsonFileSync(file.path, maxSessionFileBytes);
+      ? readSeenJsonFileSync(file, maxPartFileBytes, full ? undefined : cutToolPart)
+      : readSeenJsonFileSync(file, maxSessionFileBytes);
     if ('problem' in r) {
       problems.push(r.problem);
       continue;
