@@ -110,11 +110,13 @@ export function storageOf(sessionFile: string): string | undefined {
 
 /**
  * Lists every session of a JSON tree with its files (reading session files, which are small).
- * `fs` lists folders and remembers what session and message files say (see DiscoveryFs).
+ * `fs` lists folders and remembers what session and message files say (see DiscoveryFs). Sessions
+ * whose id `elsewhere` holds (read from a database) are left out before their files are listed.
  */
 export async function scanJsonTree(
   storage: string,
   fs: DiscoveryFs = uncachedFs,
+  elsewhere: ReadonlySet<string> = new Set(),
 ): Promise<{ sessions: TreeSession[]; problems: FileProblem[] }> {
   const problems: FileProblem[] = [];
   const sessionRoot = join(storage, 'session');
@@ -149,7 +151,9 @@ export async function scanJsonTree(
         }
         return null;
       });
-      if (session === null) continue;
+      // OpenCode v1.2 moved the tree into its database and left the files behind: listing and
+      // stat'ing the messages and parts of a session read from there is wasted.
+      if (session === null || elsewhere.has(session.id)) continue;
       const main = fresh ?? statFileSync(path);
       if (main === null) continue;
       const files: SessionFile[] = [main];
