@@ -408,4 +408,32 @@ describe('opencodeReader database custody', () => {
     expect(parsed.record?.turns.map((t) => t.text)).toEqual(['hi, now longer', 'a']);
     expect(parsed.problems.map((p) => [p.path, p.kind])).toEqual([[part('msg_3'), 'unreadable']]);
   });
+
+  it("orders a database message's parts by id as SQLite does (by UTF-8 bytes), whatever order they were written in", async () => {
+    const home = join(await tempDir(), 'opencode');
+    await mkdir(home, { recursive: true });
+    const t0 = 1_760_000_000_000;
+    const texts = (ids: string[]) => ids.map((id) => ({ id, data: { type: 'text', text: id.slice(4) } }));
+    const session = (id: string, partIds: string[]): FixtureSession => ({
+      id,
+      directory: '/w',
+      title: 't',
+      created: t0,
+      updated: t0,
+      messages: [userMessage(`msg_${id}_1`, t0, 'go'), assistantMessage(`msg_${id}_2`, t0 + 1000, texts(partIds))],
+    });
+    // U+E000 is EE 80 80 in UTF-8, before the emoji's F0…; in UTF-16 it comes after the emoji's D83D.
+    writeDatabase(join(home, 'opencode.db'), [
+      session('ses_plain', ['prt_b', 'prt_é', 'prt_a']),
+      session('ses_wide', ['prt_😀', 'prt_d', 'prt_\ue000', 'prt_c']),
+    ]);
+    const sessions = byId((await opencodeReader.discover(home)).sessions);
+    for (const detail of ['full', 'summary'] as const) {
+      const said = async (id: string) =>
+        (await opencodeReader.parse(sessions.get(id) as DiscoveredSession, { detail })).record?.turns.find((t) => t.role === 'assistant')
+          ?.text;
+      expect(await said('ses_plain')).toBe('a\n\nb\n\né');
+      expect(await said('ses_wide')).toBe('c\n\nd\n\n\ue000\n\n😀');
+    }
+  });
 });
