@@ -1,9 +1,9 @@
 // Reads one small JSON file of OpenCode's JSON tree, bounded, telling bad JSON from I/O trouble.
 // Synchronous on purpose: a tree holds thousands of files of a few KiB, and a promise round trip
 // through the thread pool per file cost more than the read itself (parsing runs in worker threads).
-import { closeSync, constants, openSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { osPath } from '../../fs/byte-path.js';
-import { readBytesSync, readExactSync } from '../../fs/read-exact.js';
+import { readBytesSync } from '../../fs/read-exact.js';
 import { openRegularSync } from '../../fs/read-open.js';
 import { asObject, type JsonObject } from '../../json/narrow.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
@@ -72,10 +72,12 @@ const readFlags = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /**
  * `readJsonFileSync` of a file discovery has just stat'ed, trusting the size it saw: one open, read
- * and close, no fstat (12,380 of them were ~25 ms of the bench home's cold scan). A byte more than
- * that size is asked for, so a file that is no longer what discovery saw (grown, shrunk, gone, not
- * a regular file: a FIFO's read fails or ends at once, a device's runs on) is read again through
- * `readJsonFileSync`, which tells what it is. The answer carries no `file`: the caller has it.
+ * and close, no fstat (12,380 of them were ~25 ms of the bench home's cold scan). The one read asks
+ * a byte more than that size, and a read of a regular file stops short only at its end: any other
+ * count means the file is no longer what discovery saw (grown, shrunk, not a regular file: a FIFO's
+ * read fails or ends at once, a device's runs on), and it is read again through `readJsonFileSync`,
+ * which tells what it is. No second read to see the end: that doubled the reads. The answer carries
+ * no `file`: the caller has it.
  */
 export function readSeenJsonFileSync(
   seen: SessionFile,
@@ -89,7 +91,7 @@ export function readSeenJsonFileSync(
     const fd = openSync(osPath(seen.path), readFlags);
     try {
       const buf = Buffer.allocUnsafe(size + 1);
-      if (readExactSync(fd, buf, size + 1, 0) === size) raw = buf.subarray(0, size);
+      if (readSync(fd, buf, 0, size + 1, 0) === size) raw = buf.subarray(0, size);
     } finally {
       closeSync(fd);
     }
