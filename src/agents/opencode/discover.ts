@@ -76,10 +76,9 @@ export async function discoverOpencode(home: string, opts: OpencodeOptions, fs?:
     for (const root of splitRoots(fresh, (s) => s).roots) sessions.push(databaseSession(home, path, root, files));
   }
 
-  const tree = await scanJsonTree(join(home, 'storage'), fs);
+  const tree = await scanJsonTree(join(home, 'storage'), fs, inDatabase);
   problems.push(...tree.problems);
-  const onlyInTree = tree.sessions.filter((t) => !inDatabase.has(t.session.id));
-  const { roots, childrenOf } = splitRoots(onlyInTree, (t) => t.session);
+  const { roots, childrenOf } = splitRoots(tree.sessions, (t) => t.session);
   for (const root of roots) sessions.push(treeSession(home, root, childrenOf));
   return { sessions, problems };
 }

@@ -10,7 +10,7 @@ import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
-import { maxPartFileBytes, maxSessionFileBytes, readJsonFileSync } from './json-file.js';
+import { maxPartFileBytes, maxSessionFileBytes, readJsonFileSync, readSeenJsonFileSync } from './json-file.js';
 import { cutToolPart } from './summary-cut.js';
 import { sessionFromJson, sortMessages, type OcMessage, type OcSession, type OcSessionData, type OcTree } from './model.js';
 
@@ -110,11 +110,13 @@ export function storageOf(sessionFile: string): string | undefined {
 
 /**
  * Lists every session of a JSON tree with its files (reading session files, which are small).
- * `fs` lists folders and remembers what session and message files say (see DiscoveryFs).
+ * `fs` lists folders and remembers what session and message files say (see DiscoveryFs). Sessions
+ * whose id `elsewhere` holds (read from a database) are left out before their files are listed.
  */
 export async function scanJsonTree(
   storage: string,
   fs: DiscoveryFs = uncachedFs,
+  elsewhere: ReadonlySet<string> = new Set(),
 ): Promise<{ sessions: TreeSession[]; problems: FileProblem[] }> {
   const problems: FileProblem[] = [];
   const sessionRoot = join(storage, 'session');
@@ -149,7 +151,9 @@ export async function scanJsonTree(
         }
         return null;
       });
-      if (session === null) continue;
+      // OpenCode v1.2 moved the tree into its database and left the files behind: listing and
+      // stat'ing the messages and parts of a session read from there is wasted.
+      if (session === null || elsewhere.has(session.id)) continue;
       const main = fresh ?? statFileSync(path);
       if (main === null) continue;
       const files: SessionFile[] = [main];
@@ -215,9 +219,10 @@ export async function loadJsonTree(rootPath: string, files: readonly SessionFile
     const rel = storage === undefined ? [] : storageSegments(storage, plainStorage, file.path);
     const isMessage = rel.length === 3 && rel[0] === 'message';
     const isPart = rel[0] === 'part' && (rel.length === 3 || rel.length === 2);
+    // Discovery stat'ed each file just now: its size serves the read (readSeenJsonFileSync).
     const r = isPart
-      ? readJsonFileSync(file.path, maxPartFileBytes, full ? undefined : cutToolPart)
-      : readJsonFileSync(file.path, maxSessionFileBytes);
+      ? readSeenJsonFileSync(file, maxPartFileBytes, full ? undefined : cutToolPart)
+      : readSeenJsonFileSync(file, maxSessionFileBytes);
     if ('problem' in r) {
       problems.push(r.problem);
       continue;

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyCorpus, hasCorpus, tempDir } from '../../../test/support/temp.js';
@@ -380,5 +381,59 @@ describe('opencodeReader database custody', () => {
     expect(parsed.badLines).toEqual([{ path: join(storage, 'message', 'ses_x', 'msg_2.json'), count: 1 }]);
     expect(parsed.problems.map((p) => p.kind)).toEqual(['unreadable']);
     expect(parsed.record?.turns.map((t) => t.text)).toEqual(['hi']);
+  });
+
+  it('reads a storage file changed since discovery as it now is, and reports one swapped for a FIFO', async () => {
+    const home = join(await tempDir(), 'opencode');
+    const storage = join(home, 'storage');
+    const t0 = 1_760_000_000_000;
+    await writeJsonTree(storage, [
+      {
+        id: 'ses_x',
+        directory: '/w',
+        title: 't',
+        created: t0,
+        updated: t0,
+        messages: [userMessage('msg_1', t0, 'hi'), userMessage('msg_2', t0 + 1000, 'again'), userMessage('msg_3', t0 + 2000, 'last')],
+      },
+    ]);
+    const [session] = (await opencodeReader.discover(home)).sessions;
+    // Discovery saw each file's size; a part grown or shrunk since is read whole all the same.
+    const part = (m: string): string => join(storage, 'part', m, `prt_${m}_1.json`);
+    await writeFile(part('msg_1'), JSON.stringify({ id: 'prt_msg_1_1', messageID: 'msg_1', type: 'text', text: 'hi, now longer' }));
+    await writeFile(part('msg_2'), JSON.stringify({ id: 'prt_msg_2_1', messageID: 'msg_2', type: 'text', text: 'a' }));
+    await rm(part('msg_3'));
+    execFileSync('mkfifo', [part('msg_3')]);
+    const parsed = await parse(session as DiscoveredSession);
+    expect(parsed.record?.turns.map((t) => t.text)).toEqual(['hi, now longer', 'a']);
+    expect(parsed.problems.map((p) => [p.path, p.kind])).toEqual([[part('msg_3'), 'unreadable']]);
+  });
+
+  it("orders a database message's parts by id as SQLite does (by UTF-8 bytes), whatever order they were written in", async () => {
+    const home = join(await tempDir(), 'opencode');
+    await mkdir(home, { recursive: true });
+    const t0 = 1_760_000_000_000;
+    const texts = (ids: string[]) => ids.map((id) => ({ id, data: { type: 'text', text: id.slice(4) } }));
+    const session = (id: string, partIds: string[]): FixtureSession => ({
+      id,
+      directory: '/w',
+      title: 't',
+      created: t0,
+      updated: t0,
+      messages: [userMessage(`msg_${id}_1`, t0, 'go'), assistantMessage(`msg_${id}_2`, t0 + 1000, texts(partIds))],
+    });
+    // U+E000 is EE 80 80 in UTF-8, before the emoji's F0…; in UTF-16 it comes after the emoji's D83D.
+    writeDatabase(join(home, 'opencode.db'), [
+      session('ses_plain', ['prt_b', 'prt_é', 'prt_a']),
+      session('ses_wide', ['prt_😀', 'prt_d', 'prt_\ue000', 'prt_c']),
+    ]);
+    const sessions = byId((await opencodeReader.discover(home)).sessions);
+    for (const detail of ['full', 'summary'] as const) {
+      const said = async (id: string) =>
+        (await opencodeReader.parse(sessions.get(id) as DiscoveredSession, { detail })).record?.turns.find((t) => t.role === 'assistant')
+          ?.text;
+      expect(await said('ses_plain')).toBe('a\n\nb\n\né');
+      expect(await said('ses_wide')).toBe('c\n\nd\n\n\ue000\n\n😀');
+    }
   });
 });
