@@ -151,8 +151,9 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     badLines.push(...entry.bad_lines);
     if (entry.row !== null) {
       rows.push(entry.row);
-      cwds.set(`${entry.row.agent}:${entry.row.session_id}`, entry.cwds);
-      if (entry.usage !== null) usage.set(`${entry.row.agent}:${entry.row.session_id}`, entry.usage);
+      const id = `${entry.row.agent}:${entry.row.session_id}`;
+      cwds.set(id, entry.cwds);
+      if (entry.usage !== null) usage.set(id, entry.usage);
     }
   };
 
