@@ -137,6 +137,13 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   const cwds = new Map<string, string[]>();
   const usage = new Map<string, UsageBuckets>();
   let done = 0;
+  // Rows only grow (take): a list as long as when last sorted is still sorted.
+  let sortedLength = -1;
+  const sortRows = (): void => {
+    if (rows.length === sortedLength) return;
+    rows.sort(newestFirst);
+    sortedLength = rows.length;
+  };
   const tick = (): void => opts.onProgress?.(++done, sessions.length);
 
   const take = (entry: CachedEntry): void => {
@@ -144,8 +151,9 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     badLines.push(...entry.bad_lines);
     if (entry.row !== null) {
       rows.push(entry.row);
-      cwds.set(`${entry.row.agent}:${entry.row.session_id}`, entry.cwds);
-      if (entry.usage !== null) usage.set(`${entry.row.agent}:${entry.row.session_id}`, entry.usage);
+      const id = `${entry.row.agent}:${entry.row.session_id}`;
+      cwds.set(id, entry.cwds);
+      if (entry.usage !== null) usage.set(id, entry.usage);
     }
   };
 
@@ -237,7 +245,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
   // A cold scan learns the projects its sessions ran in only now: the agents that keep logs inside
   // projects (Aider) are looked for in them at once, so this scan lists what the next one will.
   if (opts.learnedHomes !== undefined && opts.stateRoot !== null) {
-    rows.sort(newestFirst);
+    sortRows();
     const ran = rows.flatMap((r) => cwds.get(`${r.agent}:${r.session_id}`) ?? []);
     for (const agent of await opts.learnedHomes(mergedProjects(ran, readKnownProjects(opts.stateRoot)))) {
       const scanned = opts.agents.find((a) => a.reader.id === agent.reader.id);
@@ -269,7 +277,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     // Where sessions ran is where agents that keep logs inside projects (Aider) are looked for next
     // time, newest session first: an order that does not hang on which session a cold scan finished
     // first, so the next scan lists Aider's homes as the one after it does.
-    rows.sort(newestFirst);
+    sortRows();
     const ran = rows.flatMap((r) => cwds.get(`${r.agent}:${r.session_id}`) ?? []);
     const failed = await rememberProjects(opts.stateRoot, ran);
     if (failed !== null)
@@ -286,7 +294,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     if (indexProblem !== null) cache.problems.push(indexProblem);
   }
 
-  rows.sort(newestFirst);
+  sortRows();
   return {
     roots,
     sessions: rows,

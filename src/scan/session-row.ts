@@ -3,7 +3,7 @@ import type { AgentId, SessionRecord, Totals } from '../record/types.js';
 import { countToolCalls } from '../record/finalise.js';
 import { orderTotals } from '../record/serialise.js';
 import { addTotals, emptyTotals } from '../record/types.js';
-import type { Turn } from '../record/types.js';
+import type { Subagent, Turn } from '../record/types.js';
 
 export interface SessionRow {
   agent: AgentId;
@@ -46,9 +46,36 @@ function addSubagentTotals(turns: readonly Turn[], into: Totals): number {
   return n;
 }
 
-export function rowFromRecord(record: SessionRecord, file: string, home: string, badLines: number): SessionRow {
-  const all = addTotals(emptyTotals(), record.totals);
-  const subagents = addSubagentTotals(record.turns, all);
+/**
+ * The main agent's totals plus its subagents', summed by `visit` on a walk of the subagents the
+ * caller makes anyway (bucketing them: summarise.ts) instead of a walk of every turn again.
+ */
+export class SubagentSums {
+  readonly all: Totals;
+  count = 0;
+
+  constructor(own: Totals) {
+    this.all = addTotals(emptyTotals(), own);
+  }
+
+  /** Takes one subagent (nested ones too, in launch order as `addSubagentTotals` walks them). */
+  readonly visit = (sub: Subagent): void => {
+    addTotals(this.all, orderTotals(sub.totals));
+    this.count++;
+  };
+}
+
+/** The row of a record; `sums`: its subagents already summed (from the record's own totals). */
+export function rowFromRecord(record: SessionRecord, file: string, home: string, badLines: number, sums?: SubagentSums): SessionRow {
+  let all: Totals;
+  let subagents: number;
+  if (sums === undefined) {
+    all = addTotals(emptyTotals(), record.totals);
+    subagents = addSubagentTotals(record.turns, all);
+  } else {
+    all = sums.all;
+    subagents = sums.count;
+  }
   return {
     agent: record.agent,
     session_id: record.session_id,

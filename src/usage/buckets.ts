@@ -2,7 +2,7 @@
 // summarised and kept in the scan cache, so a usage report by any local day never re-reads a log.
 // Every real time zone's offset is a multiple of 15 minutes, so a quarter-hour in UTC lies wholly
 // inside one local day in every zone.
-import type { SessionRecord, Subagent, Totals, Turn, UsageApart } from '../record/types.js';
+import type { SessionRecord, Subagent, ToolCall, Totals, Turn, UsageApart } from '../record/types.js';
 
 export const slotMs = 15 * 60_000;
 /** The slot of tokens whose turn carried no usable time (counted, shown as an undated period). */
@@ -49,49 +49,90 @@ export const unknownModel = '<unknown>';
 
 type Counts = [number, number, number, number, number, number];
 
-function countsOf(t: Totals): Counts {
-  return [t.input_tokens, t.output_tokens, t.cache_creation_tokens, t.cache_read_tokens, t.reasoning_tokens, t.cost_usd ?? -1];
-}
-
-function slotOf(at: string | null | undefined): number {
-  if (at === null || at === undefined) return undatedSlot;
-  const ms = Date.parse(at);
-  return Number.isNaN(ms) ? undatedSlot : Math.floor(ms / slotMs);
-}
-
 class Builder {
   readonly models: string[] = [];
-  private readonly byKey = new Map<string, BucketRow>();
+  /** Rows by `slot * 2 + long`, one per model; a number key, not a string built per add. */
+  private readonly bySlot = new Map<number, BucketRow[]>();
+  private readonly all: BucketRow[] = [];
+  private last: BucketRow | undefined;
+  private lastModel = '';
+  private lastModelIndex = -1;
   split = false;
+  private lastAt = '';
+  private lastSlot = undatedSlot;
+
+  /**
+   * A turn time's quarter-hour slot. A reader often gives the turns of one log line (reasoning,
+   * answer, tool calls) one time: it is parsed once. A memo by minute did not pay: `Date.parse`
+   * takes ~0.2-0.4 µs, no more than checking that a text is another second of a parsed minute.
+   */
+  slotOf(at: string | null | undefined): number {
+    if (at === null || at === undefined) return undatedSlot;
+    if (at === this.lastAt) return this.lastSlot;
+    const ms = Date.parse(at);
+    const slot = Number.isNaN(ms) ? undatedSlot : Math.floor(ms / slotMs);
+    this.lastAt = at;
+    this.lastSlot = slot;
+    return slot;
+  }
 
   private modelIndex(model: string): number {
+    if (model === this.lastModel) return this.lastModelIndex;
     let i = this.models.indexOf(model);
     if (i === -1) i = this.models.push(model) - 1;
+    this.lastModel = model;
+    this.lastModelIndex = i;
     return i;
   }
 
-  add(slot: number, model: string, c: Counts): void {
-    if (c[0] + c[1] + c[2] + c[3] + c[4] === 0 && c[5] <= 0) return;
+  /** Adds counts (cost -1: none logged) under a slot and model; an empty add leaves no row. */
+  add(slot: number, model: string, input: number, output: number, write: number, read: number, reasoning: number, cost: number): void {
+    if (input + output + write + read + reasoning === 0 && cost <= 0) return;
     const m = this.modelIndex(model);
-    const long: 0 | 1 = c[0] + c[2] + c[3] > longPromptTokens ? 1 : 0;
-    const key = `${slot}:${m}:${long}`;
-    const row = this.byKey.get(key);
-    if (row === undefined) {
-      this.byKey.set(key, [slot, m, c[0], c[1], c[2], c[3], c[4], c[5], long]);
-      return;
+    const long: 0 | 1 = input + write + read > longPromptTokens ? 1 : 0;
+    let row = this.last;
+    if (row === undefined || row[0] !== slot || row[1] !== m || row[8] !== long) {
+      const key = slot * 2 + long;
+      let list = this.bySlot.get(key);
+      if (list === undefined) {
+        list = [];
+        this.bySlot.set(key, list);
+      }
+      row = undefined;
+      for (let i = 0; i < list.length; i++) if ((list[i] as BucketRow)[1] === m) row = list[i];
+      if (row === undefined) {
+        row = [slot, m, input, output, write, read, reasoning, cost, long];
+        list.push(row);
+        this.all.push(row);
+        this.last = row;
+        return;
+      }
+      this.last = row;
     }
-    for (let i = 0; i < 5; i++) row[i + 2] = (row[i + 2] as number) + (c[i] as number);
-    if (c[5] >= 0) row[7] = Math.max(row[7], 0) + c[5];
+    row[2] += input;
+    row[3] += output;
+    row[4] += write;
+    row[5] += read;
+    row[6] += reasoning;
+    if (cost >= 0) row[7] = Math.max(row[7], 0) + cost;
+  }
+
+  addTotals(slot: number, model: string, t: Totals): void {
+    this.add(
+      slot,
+      model,
+      t.input_tokens,
+      t.output_tokens,
+      t.cache_creation_tokens,
+      t.cache_read_tokens,
+      t.reasoning_tokens,
+      t.cost_usd ?? -1,
+    );
   }
 
   rows(): BucketRow[] {
-    return [...this.byKey.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[8] - b[8]);
+    return this.all.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[8] - b[8]);
   }
-}
-
-interface Placed {
-  slot: number;
-  model: string;
 }
 
 interface Container {
@@ -102,6 +143,45 @@ interface Container {
   started_at: string | null;
 }
 
+/** What a container's totals hold beyond the counts placed so far (cost -1: none logged). */
+class Rest {
+  input: number;
+  output: number;
+  write: number;
+  read: number;
+  reasoning: number;
+  cost: number;
+
+  constructor(t: Totals) {
+    this.input = t.input_tokens;
+    this.output = t.output_tokens;
+    this.write = t.cache_creation_tokens;
+    this.read = t.cache_read_tokens;
+    this.reasoning = t.reasoning_tokens;
+    this.cost = t.cost_usd ?? -1;
+  }
+
+  take(u: Totals): void {
+    this.input = Math.max(0, this.input - u.input_tokens);
+    this.output = Math.max(0, this.output - u.output_tokens);
+    this.write = Math.max(0, this.write - u.cache_creation_tokens);
+    this.read = Math.max(0, this.read - u.cache_read_tokens);
+    this.reasoning = Math.max(0, this.reasoning - u.reasoning_tokens);
+    const cost = u.cost_usd ?? -1;
+    if (cost >= 0 && this.cost >= 0) this.cost = Math.max(0, this.cost - cost);
+  }
+
+  tokens(): boolean {
+    return this.input > 0 || this.output > 0 || this.write > 0 || this.read > 0 || this.reasoning > 0;
+  }
+
+  empty(): boolean {
+    return this.input === 0 && this.output === 0 && this.write === 0 && this.read === 0 && this.reasoning === 0 && this.cost <= 0;
+  }
+}
+
+const nonEmpty = (model: string | undefined): model is string => model !== undefined && model !== '';
+
 /**
  * Buckets one container's (the main agent's or a subagent's) own totals by its turns: a turn with a
  * recorded usage (any role: a reader may put a request's counts on its reasoning or event turn)
@@ -111,73 +191,109 @@ interface Container {
  * up to the totals.
  */
 function addContainer(b: Builder, c: Container): void {
-  let lastModel = c.models[0] ?? unknownModel;
-  const rest = countsOf(c.totals);
-  const record = (p: Placed, usage: Totals): void => {
-    const u = countsOf(usage);
-    b.add(p.slot, p.model, u);
-    for (let i = 0; i < 5; i++) rest[i] = Math.max(0, (rest[i] as number) - (u[i] as number));
-    if (u[5] >= 0 && rest[5] >= 0) rest[5] = Math.max(0, rest[5] - u[5]);
-  };
-  const nothingToShare = (): boolean => rest.every((v, i) => (i < 5 ? v === 0 : v <= 0));
+  const first = c.models[0] ?? unknownModel;
+  let lastModel = first;
+  const rest = new Rest(c.totals);
   // Placing counts only lowers what is left: totals that hold nothing leave nothing to share, so the
   // turns without usage (a share each) need not be kept.
-  const sharing = !nothingToShare();
-  const open: Placed[] = [];
-  let lastPlaced: Placed | undefined;
-  for (const t of c.turns) {
-    if (t.role === 'assistant' && t.model !== undefined && t.model !== '') lastModel = t.model;
-    if (t.usage === undefined && (t.role !== 'assistant' || !sharing)) continue;
-    const p: Placed = { slot: slotOf(t.at ?? c.started_at), model: t.model !== undefined && t.model !== '' ? t.model : lastModel };
-    lastPlaced = p;
-    if (t.usage === undefined) open.push(p);
-    else record(p, t.usage);
+  const sharing = !rest.empty();
+  // The turns that get a share, as parallel lists rather than an object per turn.
+  const openSlots: number[] = [];
+  const openModels: string[] = [];
+  let placed = false;
+  let lastSlot = 0;
+  let lastPlacedModel = '';
+  const turns = c.turns;
+  for (let k = 0; k < turns.length; k++) {
+    const t = turns[k] as Turn;
+    const assistant = t.role === 'assistant';
+    const usage = t.usage;
+    if (usage === undefined && (!assistant || !sharing)) {
+      if (assistant && nonEmpty(t.model)) lastModel = t.model;
+      continue;
+    }
+    const own = t.model;
+    if (assistant && nonEmpty(own)) lastModel = own;
+    const slot = b.slotOf(t.at ?? c.started_at);
+    const model = nonEmpty(own) ? own : lastModel;
+    placed = true;
+    lastSlot = slot;
+    lastPlacedModel = model;
+    if (usage === undefined) {
+      openSlots.push(slot);
+      openModels.push(model);
+    } else {
+      b.addTotals(slot, model, usage);
+      rest.take(usage);
+    }
   }
-  for (const a of c.usage_apart ?? []) {
-    const p: Placed = {
-      slot: slotOf(a.at ?? c.started_at),
-      model: a.model !== undefined && a.model !== '' ? a.model : (c.models[0] ?? unknownModel),
-    };
-    lastPlaced ??= p;
-    record(p, a.usage);
-  }
+  const apart = c.usage_apart;
+  if (apart !== undefined)
+    for (let k = 0; k < apart.length; k++) {
+      const a = apart[k] as UsageApart;
+      const slot = b.slotOf(a.at ?? c.started_at);
+      const model = nonEmpty(a.model) ? a.model : first;
+      if (!placed) {
+        placed = true;
+        lastSlot = slot;
+        lastPlacedModel = model;
+      }
+      b.addTotals(slot, model, a.usage);
+      rest.take(a.usage);
+    }
   // Nothing left to share (every count placed, or the log states none): each share would be empty
   // and `add` would skip it, so the turns are not walked again.
-  if (nothingToShare()) return;
-  const targets = open.length > 0 ? open : lastPlaced !== undefined ? [lastPlaced] : [];
-  if (targets.length === 0) {
-    b.add(slotOf(c.started_at), c.models[0] ?? unknownModel, rest);
-    if (rest.some((v, i) => i < 5 && v > 0)) b.split = true;
+  if (rest.empty()) return;
+  if (rest.tokens()) b.split = true;
+  if (!placed) {
+    b.add(b.slotOf(c.started_at), first, rest.input, rest.output, rest.write, rest.read, rest.reasoning, rest.cost);
     return;
   }
-  if (rest.some((v, i) => i < 5 && v > 0)) b.split = true;
-  const n = targets.length;
-  targets.forEach((p, k) => {
-    const share: Counts = [0, 0, 0, 0, 0, rest[5] < 0 ? -1 : rest[5] / n];
-    for (let i = 0; i < 5; i++) {
-      const v = rest[i] as number;
-      share[i] = Math.floor(v / n) + (k < v % n ? 1 : 0);
-    }
-    b.add(p.slot, p.model, share);
-  });
+  if (openSlots.length === 0) {
+    openSlots.push(lastSlot);
+    openModels.push(lastPlacedModel);
+  }
+  const n = openSlots.length;
+  const cost = rest.cost < 0 ? -1 : rest.cost / n;
+  const share = (v: number, k: number): number => Math.floor(v / n) + (k < v % n ? 1 : 0);
+  for (let k = 0; k < n; k++)
+    b.add(
+      openSlots[k] as number,
+      openModels[k] as string,
+      share(rest.input, k),
+      share(rest.output, k),
+      share(rest.write, k),
+      share(rest.read, k),
+      share(rest.reasoning, k),
+      cost,
+    );
 }
 
-function addSubagents(b: Builder, turns: readonly Turn[]): void {
-  for (const t of turns) {
-    for (const call of t.tool_calls ?? []) {
-      const sub: Subagent | undefined = call.subagent;
+/** Called with each subagent, nested ones too, in the order the turns launch them (depth first). */
+export type SubagentVisit = (sub: Subagent) => void;
+
+function addSubagents(b: Builder, turns: readonly Turn[], visit: SubagentVisit | undefined): void {
+  for (let k = 0; k < turns.length; k++) {
+    const calls = (turns[k] as Turn).tool_calls;
+    if (calls === undefined) continue;
+    for (let j = 0; j < calls.length; j++) {
+      const sub = (calls[j] as ToolCall).subagent;
       if (sub === undefined) continue;
+      visit?.(sub);
       addContainer(b, sub);
-      addSubagents(b, sub.turns);
+      addSubagents(b, sub.turns, visit);
     }
   }
 }
 
-/** The record's tokens (its subagents' counted once each, with their own models) in buckets. */
-export function bucketsFromRecord(record: SessionRecord): UsageBuckets {
+/**
+ * The record's tokens (its subagents' counted once each, with their own models) in buckets.
+ * `visit` sees each subagent on the same walk (the summary adds their totals: summarise.ts).
+ */
+export function bucketsFromRecord(record: SessionRecord, visit?: SubagentVisit): UsageBuckets {
   const b = new Builder();
   addContainer(b, record);
-  addSubagents(b, record.turns);
+  addSubagents(b, record.turns, visit);
   return { models: b.models, rows: b.rows(), basis: b.split ? 'split' : 'turns' };
 }
 
