@@ -106,24 +106,34 @@ function main() {
   const marker = join(home, 'generated.json');
   const generated = existsSync(marker) ? JSON.parse(readFileSync(marker, 'utf8')).stats : {};
 
-  // What a scan costs before it reads a byte: node, the CLI and discovery of an empty home.
+  // What a scan costs before it reads a byte: node, the CLI and discovery of an empty home. Measured
+  // for each agent just before its scans (best of the same number of runs), not once for the whole
+  // table: this machine's speed drifts over a minute, and one early figure shifted every net ratio.
   const empty = mkdtempSync(join(tmpdir(), 'agentlog-bench-empty-'));
-  let startup;
-  try {
-    startup = coldScan(empty, 'kimi').seconds;
-  } finally {
-    rmSync(empty, { recursive: true, force: true });
-  }
+  process.on('exit', () => rmSync(empty, { recursive: true, force: true }));
   console.log(`  baseline: one core, JSONL read in 4 MiB chunks + split + JSON.parse per line; JSON documents read + JSON.parse;`);
   console.log(`  plain sidecars read; SQLite: SELECT * of each session and message table + JSON.parse of its JSON column.`);
   console.log(
-    `  scan: node dist/cli/main.js scan --agent <id> --json, fresh AGENTLOG_HOME, best of ${repeat}; startup (empty home) ${fmt(startup, 2)} s;`,
+    `  scan: node dist/cli/main.js scan --agent <id> --json, fresh AGENTLOG_HOME, best of ${repeat}; start: the same scan of an empty home, just before;`,
   );
   console.log(
-    `  "net" subtracts that startup. agentlog reads on its own thread plus (cores - 1, at most 7) workers once an agent has >= 40 MiB of files.`,
+    `  "net" subtracts that start. agentlog reads on its own thread plus (cores - 1, at most 7) workers once an agent has >= 40 MiB of files.`,
   );
-  const head = ['agent', 'files', 'MiB', 'base MiB/s', 'scan s', 'scan MiB/s', 'ratio', 'net MiB/s', 'net ratio', 'RSS MiB', 'sessions'];
-  const widths = [12, 7, 8, 11, 8, 11, 6, 10, 10, 8, 12];
+  const head = [
+    'agent',
+    'files',
+    'MiB',
+    'base MiB/s',
+    'start s',
+    'scan s',
+    'scan MiB/s',
+    'ratio',
+    'net MiB/s',
+    'net ratio',
+    'RSS MiB',
+    'sessions',
+  ];
+  const widths = [12, 7, 8, 11, 8, 8, 11, 6, 10, 10, 8, 12];
   const line = (cells) =>
     console.log(`  ${cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ')}`);
   line(head);
@@ -133,10 +143,11 @@ function main() {
     if (only !== undefined && !only.includes(agent)) continue;
     const files = agentFiles(home, agent);
     if (fileCount(files) === 0) {
-      line([agent, 0, '-', '-', '-', '-', '-', '-', '-', '-', 'none']);
+      line([agent, 0, '-', '-', '-', '-', '-', '-', '-', '-', '-', 'none']);
       continue;
     }
     const base = bestBaseline(files);
+    const startup = coldScan(empty, agent).seconds;
     const scan = coldScan(home, agent, generated[statsKey(agent)]?.projects);
     const mib = base.bytes / 1048576;
     const scanMibps = mib / scan.seconds;
@@ -152,6 +163,7 @@ function main() {
       fileCount(files),
       fmt(mib),
       fmt(base.mibps),
+      fmt(startup, 2),
       fmt(scan.seconds, 2),
       fmt(scanMibps),
       fmt(scanMibps / base.mibps, 2),
@@ -168,6 +180,7 @@ function main() {
     '',
     fmt(allMib),
     fmt(allMib / totals.base),
+    '',
     fmt(totals.scan, 2),
     fmt(allMib / totals.scan),
     fmt(totals.base / totals.scan, 2),
