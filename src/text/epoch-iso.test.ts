@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { epochIso } from './epoch-iso.js';
+import { epochIso, msIso } from './epoch-iso.js';
 
 describe('epochIso', () => {
   it('matches toISOString for every whole millisecond from 1970 to 9999', () => {
@@ -32,5 +32,12 @@ describe('epochIso', () => {
 
   it('leaves fractions, negatives and five-digit years to Date', () => {
     for (const ms of [1.5, -1, 253402300800000, Number.NaN, Number.POSITIVE_INFINITY]) expect(epochIso(ms)).toBeUndefined();
+  });
+});
+
+describe('msIso', () => {
+  it('answers as a Date does where epochIso declines, and null where a Date has no time', () => {
+    for (const ms of [0, 1.5, -1, 253402300800000, 8.64e15]) expect(msIso(ms)).toBe(new Date(ms).toISOString());
+    for (const ms of [8.64e15 + 1, Number.NaN, Number.POSITIVE_INFINITY]) expect(msIso(ms)).toBeNull();
   });
 });

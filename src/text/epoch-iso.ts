@@ -39,3 +39,14 @@ export function epochIso(ms: number): string | undefined {
   lastSecond.prefix = `${year}-${pad2(month)}-${pad2(day)}T${pad2(h)}:${pad2(mi)}:${pad2(s)}.`;
   return `${lastSecond.prefix}${pad3(milli)}Z`;
 }
+
+/**
+ * Epoch milliseconds as `new Date(ms).toISOString()`, or null where a Date has no such time:
+ * `epochIso` where it answers, a Date only for fractions and years past 9999.
+ */
+export function msIso(ms: number): string | null {
+  const fast = epochIso(ms);
+  if (fast !== undefined) return fast;
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}

@@ -2,7 +2,7 @@
 // `created_at` date plus the row's local time of day, a day later each time the clock runs
 // backwards (midnight wrap), shifted by the meta's own local-vs-UTC offset (research §3.1).
 import { dayMs } from '../../fs/clock.js';
-import { epochIso } from '../../text/epoch-iso.js';
+import { msIso } from '../../text/epoch-iso.js';
 import type { LogRow } from './log-row.js';
 import type { SessionMeta } from './meta.js';
 
@@ -30,10 +30,7 @@ function timeOfDayMs(ts: string | undefined): number | undefined {
  */
 export function isoOf(ms: number | undefined): string | null {
   if (ms === undefined || !Number.isFinite(ms)) return null;
-  const fast = epochIso(ms);
-  if (fast !== undefined) return fast;
-  const d = new Date(ms);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return msIso(ms);
 }
 
 /** Dates rows in file order; call `ms` once per row, in order, for the wrap inference to hold. */

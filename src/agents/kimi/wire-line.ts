@@ -2,7 +2,7 @@
 // missing or drift; anything not understood becomes `other` (still counted as a record).
 import { arr, asObject, bool, num, obj, str, text, type JsonObject } from '../../json/narrow.js';
 import { emptyTotals, type Totals } from '../../record/types.js';
-import { epochIso } from '../../text/epoch-iso.js';
+import { epochIso, msIso } from '../../text/epoch-iso.js';
 
 /** Who typed a prompt: `kind` is `user` for a person, `system_trigger`/`injection` for machinery. */
 export interface PromptOrigin {
@@ -40,12 +40,7 @@ export interface WireLine {
 
 /** An epoch-ms number or an ISO string as an ISO timestamp; null for anything else. */
 export function isoTime(value: unknown): string | null {
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    const fast = epochIso(value);
-    if (fast !== undefined) return fast;
-    const d = new Date(value);
-    return Number.isNaN(d.getTime()) ? null : d.toISOString();
-  }
+  if (typeof value === 'number' && Number.isFinite(value)) return msIso(value);
   if (typeof value === 'string' && value !== '' && !Number.isNaN(Date.parse(value))) return value;
   return null;
 }

@@ -1,7 +1,7 @@
 // OpenCode's session, message and part as this reader holds them, whichever store they came from:
 // the JSON tree (`storage/{session,message,part}`), the SQLite database, or an agentlog export.
 import { asObject, num, obj, str, text, type JsonObject } from '../../json/narrow.js';
-import { epochIso } from '../../text/epoch-iso.js';
+import { msIso } from '../../text/epoch-iso.js';
 import { cutToolPart } from './summary-cut.js';
 
 export interface OcSession {
@@ -45,10 +45,7 @@ export function isoTime(ms: number | undefined): string | null {
   const v = epochMs(ms);
   if (v === undefined) return null;
   // ~34 ms of the bench home's cold scan formatted every message and part time through a Date.
-  const fast = epochIso(v);
-  if (fast !== undefined) return fast;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return msIso(v);
 }
 
 /** A session from a JSON-tree session file (`{id, parentID, directory, title, time}`). */
