@@ -26,7 +26,7 @@ import { osPath } from '../fs/byte-path.js';
 import { hash16 } from '../fs/hash.js';
 
 /** Folders one mark may watch: a session spread wider is asked of its reader each time. */
-export const maxMarkDirs = 4096;
+const maxMarkDirs = 4096;
 const maxMarkDepth = 16;
 
 /** What the marks need of a keep run. */

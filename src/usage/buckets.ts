@@ -208,12 +208,9 @@ function addContainer(b: Builder, c: Container): void {
     const t = turns[k] as Turn;
     const assistant = t.role === 'assistant';
     const usage = t.usage;
-    if (usage === undefined && (!assistant || !sharing)) {
-      if (assistant && nonEmpty(t.model)) lastModel = t.model;
-      continue;
-    }
     const own = t.model;
     if (assistant && nonEmpty(own)) lastModel = own;
+    if (usage === undefined && (!assistant || !sharing)) continue;
     const slot = b.slotOf(t.at ?? c.started_at);
     const model = nonEmpty(own) ? own : lastModel;
     placed = true;

@@ -5,6 +5,7 @@
 // most of its time on `function_call_output` lines (92 of 116 MiB).
 import { decodeLine } from '../../fs/read-lines.js';
 import { parseObjectLine, text, type JsonObject } from '../../json/narrow.js';
+import { closingQuote } from '../cut-key-strings.js';
 import type { CodexLine } from './codex-line.js';
 
 export type BulkyKey = 'output' | 'encrypted_content' | 'message';
@@ -35,18 +36,6 @@ const bulks: readonly Bulk[] = [
 export const minBulkyLineBytes = 1024;
 /** Where a line's kind is looked for: the envelope and the payload's `type` come first. */
 const headBytes = 256;
-const quote = 0x22;
-const backslash = 0x5c;
-
-/** The first quote at or after `from` that no backslash escapes, or -1. `line[from - 1]` is a quote. */
-function closingQuote(line: Buffer, from: number): number {
-  for (let q = line.indexOf(quote, from); q !== -1; q = line.indexOf(quote, q + 1)) {
-    let k = q - 1;
-    while (line[k] === backslash) k--;
-    if ((q - 1 - k) % 2 === 0) return q;
-  }
-  return -1;
-}
 
 export interface BlankedLine {
   obj: JsonObject;
@@ -71,7 +60,7 @@ export function parseBlanked(buf: Buffer, start: number, end: number): BlankedLi
   const at = line.indexOf(found.opening);
   if (at === -1) return undefined;
   const open = at + found.opening.length;
-  const close = closingQuote(line, open);
+  const close = closingQuote(line, open - 1, 0, line.length);
   if (close === -1 || line.indexOf(0) !== -1) return undefined;
   const obj = parseObjectLine(buf.toString(undefined, start, start + open) + decodeLine(buf, start + close, end));
   return obj === undefined ? undefined : { obj, key: found.key };

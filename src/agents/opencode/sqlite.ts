@@ -9,7 +9,7 @@ import { sessionFromRow, type OcSession } from './model.js';
 import type { OcRows } from './rows.js';
 
 /** How long a read waits for a writer's lock before the database is reported unreadable. */
-export const defaultBusyTimeoutMs = 2000;
+export { defaultBusyTimeoutMs } from '../sqlite-store.js';
 
 /** A database file name OpenCode writes: `opencode.db`, or `opencode-<channel>.db`. */
 export const databaseName = /^opencode(?:-[A-Za-z0-9._-]+)?\.db$/;

@@ -45,8 +45,8 @@ function skimToolResult(buf: Buffer, start: number, end: number, line: number): 
   // The type is looked for in the bytes: most lines are not tool results, and decoding their head
   // here was a second decode of it (ASCII bytes decode to the same characters, so the test agrees).
   if (bytes.subarray(0, headBytes).indexOf(toolResultType) === -1) return undefined;
-  const head = buf.toString('utf8', start, Math.min(end, start + headBytes));
   if (hasTaskExecution(bytes)) return undefined;
+  const head = buf.toString('utf8', start, Math.min(end, start + headBytes));
   const m = headFields.exec(head);
   const cwd = cwdField.exec(head)?.[1];
   if (m?.[1] === undefined || m[3] === undefined || cwd === undefined) return undefined;
