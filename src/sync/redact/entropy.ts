@@ -46,12 +46,48 @@ function mixedClasses(text: string, start: number, end: number): boolean {
   return false;
 }
 
+const tokenHead = '[REDACTED:';
+
+/** Where the replacement token ending at `end` (exclusive, at its `]`) starts, or -1 if none ends there. */
+function tokenStartBefore(text: string, end: number): number {
+  if (text.charCodeAt(end - 1) !== 93) return -1;
+  // The class name: 1 to 32 of [a-z_], as tokenPattern says.
+  let colon = end - 2;
+  while (colon >= 0 && end - 2 - colon <= 32) {
+    const c = text.charCodeAt(colon);
+    if (c === 58) break;
+    if (!((c >= 97 && c <= 122) || c === 95)) return -1;
+    colon--;
+  }
+  const nameLength = end - 2 - colon;
+  if (colon < 0 || nameLength < 1 || nameLength > 32) return -1;
+  const head = colon - (tokenHead.length - 1);
+  return head >= 0 && text.startsWith(tokenHead, head) ? head : -1;
+}
+
+/**
+ * Whether the run at `start` sits in a URL: within 256 URL characters before it there is a '.' or
+ * a '://' (whose slashes may open the run itself). The walk steps over replacement tokens without
+ * counting them, so a key redacted inside a URL leaves what follows it in the URL: otherwise a
+ * later pass would judge the rest of the path anew and redaction would not settle.
+ */
 function insideUrl(text: string, start: number): boolean {
   let i = start;
-  const stop = Math.max(0, start - urlWalkBack);
-  while (i > stop && isUrlChar(text.charCodeAt(i - 1))) i--;
-  const before = text.slice(i, start);
-  return before.includes('.') || before.includes('://');
+  let left = urlWalkBack;
+  while (i > 0 && left > 0) {
+    const c = text.charCodeAt(i - 1);
+    if (c === 46) return true;
+    if (c === 58 && text.startsWith('//', i)) return true;
+    if (isUrlChar(c)) {
+      i--;
+      left--;
+      continue;
+    }
+    const token = tokenStartBefore(text, i);
+    if (token < 0) return false;
+    i = token;
+  }
+  return false;
 }
 
 /**

@@ -46,6 +46,23 @@ describe('redactText', () => {
     expect(redactText(`value ${blob}`).text).toBe('value [REDACTED:high_entropy]');
   });
 
+  it('settles on a URL scheme repeated with key words between (fuzz counterexample: each pass used to uncover the next run)', () => {
+    const unit = 'keyAPI_KEYhttps://1passwordpassword';
+    const text = unit.repeat(Math.ceil((256 * 1024) / unit.length));
+    const r = redactText(text);
+    expect(redactText(r.text).redactions).toBe(0);
+    // Each run starts with a URL's '//' after its scheme's ':', so none is a bare random string.
+    expect(r.text).toBe(text);
+  });
+
+  it('keeps a URL path a URL path after a key inside it is redacted', () => {
+    const key = `AKIA${'ABCDEFGHIJKLMNOP'}`;
+    const run = 'Zx9Qw2Er7Ty4Ui1Op6As3Df8Gh5Jk0LmNbVcX';
+    const r = redactText(`see https://example.com/${key}/${run} now`);
+    expect(r.text).toBe(`see https://example.com/[REDACTED:aws_access_key]/${run} now`);
+    expect(r.redactions).toBe(1);
+  });
+
   it('redacts a private key without its footer to the end of the text', () => {
     const r = redactText(`x -----BEGIN ${'OPENSSH PRIVATE'} KEY-----\nb3BlbnNzaC1rZXktdjE\nmore`);
     expect(r.text).toBe('x [REDACTED:private_key]');
