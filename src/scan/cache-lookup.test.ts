@@ -7,6 +7,8 @@ import { assistant, sessionId, user, writeMain } from '../agents/claude-code/tes
 import type { AgentHomes } from '../agents/types.js';
 import { lookupCachedId } from './cache-lookup.js';
 import { fixedAgents, resolveIdTarget } from './resolve.js';
+import { codexOldFolder, oldFolderId } from '../agents/codex/test-support/old-folder.js';
+import { codexReader } from '../agents/codex/reader.js';
 import { sessionIndexPath } from './session-index.js';
 import { scan } from './scan.js';
 
@@ -150,6 +152,30 @@ describe('resolving an id through the scan cache', () => {
     await expectSameAsDiscovery(sessionId.slice(0, 8), agents, cache);
     expect(await lookupCachedId('', fixedAgents(agents), cache)).toBeNull();
     expect(await outcome(resolveIdTarget('', fixedAgents(agents), cache))).toMatchObject({ code: 'AmbiguousSession' });
+  });
+
+  it("keeps the other agents' sessions when a scan looks at one agent, and still walks for them once their folders change", async () => {
+    const { agents, claude, main, cache } = await scanned();
+    const { codex, day } = await codexOldFolder(dirname(claude));
+    const hourAgo = Date.now() / 1000 - 3600;
+    for (let dir = dirname(day); dir.startsWith(codex); dir = dirname(dir)) await utimes(dir, hourAgo, hourAgo);
+    const both = [...agents, { reader: codexReader, homes: [codex] }];
+    const onlyCodex = both.slice(1);
+    await scan({ agents: both, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    // `scan --agent codex`: the index it writes still names the Claude Code session, prefix included.
+    await scan({ agents: onlyCodex, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    expect((await lookupCachedId(sessionId, fixedAgents(both), cache))?.session.path).toBe(main);
+    expect((await lookupCachedId(sessionId.slice(0, 8), fixedAgents(both), cache))?.session.path).toBe(main);
+    expect((await lookupCachedId(oldFolderId(1), fixedAgents(both), cache))?.session.sessionId).toBe(oldFolderId(1));
+    // And the other way round: `scan --agent claude_code` keeps Codex's sessions.
+    await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    expect((await lookupCachedId(oldFolderId(2), fixedAgents(both), cache))?.session.sessionId).toBe(oldFolderId(2));
+    // A Claude Code session added since to a folder only the carried part of the index names: the prefix walks.
+    await scan({ agents: onlyCodex, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;
+    await writeMain(claude, [user('second', 0, { sessionId: newer })], newer);
+    expect(await lookupCachedId(sessionId.slice(0, 8), fixedAgents(both), cache)).toBeNull();
+    await expectSameAsDiscovery(sessionId.slice(0, 8), both, cache);
   });
 
   it('ignores a cache written by other readers', async () => {

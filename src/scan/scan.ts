@@ -290,6 +290,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
       keyed,
       () => clock.now(),
       (dir) => listed.get(dir),
+      new Set(opts.agents.map((a) => a.reader.id)),
     );
     if (indexProblem !== null) cache.problems.push(indexProblem);
   }

@@ -5,10 +5,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { DiscoveredSession, FileProblem } from '../agents/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { errorMessage } from '../fs/errors.js';
+import { agentIds } from '../record/types.js';
 
 /** Bump when the file's shape changes: another version is ignored (the lookup walks). */
 export const sessionIndexVersion = 1;
@@ -145,6 +146,7 @@ export async function writeSessionIndex(
   sessions: readonly { session: DiscoveredSession; key: string }[],
   now: () => number = Date.now,
   listedMtime: (dir: string) => number | undefined = () => undefined,
+  looked: ReadonlySet<string> = new Set(agentIds),
 ): Promise<FileProblem | null> {
   // Sorted, so that an unchanged home writes the same text and the file is left alone: the order
   // of Aider's homes (the known projects) moves from one scan to the next. Agents keep the scan's order.
@@ -152,11 +154,15 @@ export async function writeSessionIndex(
   for (const { session } of sessions) if (!rank.has(session.agent)) rank.set(session.agent, rank.size);
   const byAgentThenPath = (a: DiscoveredSession, b: DiscoveredSession): number =>
     (rank.get(a.agent) ?? 0) - (rank.get(b.agent) ?? 0) || byText(a.path, b.path);
-  const homes = roots.map((r) => homeKey(r.agent, r.path)).sort(byText);
+  const path = sessionIndexPath(stateRoot);
+  // `scan --agent` looks at some agents: the others' part of the index stays, or `show` of one of
+  // their sessions would walk every home until the next full scan.
+  const kept = agentIds.every((id) => looked.has(id)) ? null : carried(path, readerVersion, looked);
+  const homes = [...roots.map((r) => homeKey(r.agent, r.path)), ...(kept?.homes ?? [])].sort(byText);
   const rows = [...sessions]
     .sort((a, b) => byAgentThenPath(a.session, b.session))
     .map(({ session, key }): [string, string, string, string] => [session.sessionId, session.agent, session.path, key]);
-  const path = sessionIndexPath(stateRoot);
+  if (kept !== null) rows.push(...kept.sessions);
   // What the index is made of but its folders and shared files: the same sessions and keys as the
   // index there was written for (and that index untouched since) leave nothing to write. A key
   // covers the size and mtime of every file of its session, shared files (a database) included. A folder
@@ -169,7 +175,7 @@ export async function writeSessionIndex(
 
   const fileUse = new Map<string, number>();
   for (const { session } of sessions) for (const f of session.files) fileUse.set(f.path, (fileUse.get(f.path) ?? 0) + 1);
-  const containers: Record<string, string> = {};
+  const containers: Record<string, string> = { ...kept?.containers };
   // Shared files only, then sorted: sorting every file of a large home first cost more than the rest (measured).
   const shared = [...fileUse].flatMap(([file, uses]) => (uses > 1 ? [file] : [])).sort(byText);
   for (const file of shared) containers[file] = containerStamp(file);
@@ -177,7 +183,8 @@ export async function writeSessionIndex(
   for (const { session } of sessions) foldersOf(session, dirs);
   const at = now();
   const folders: Record<string, number> = {};
-  for (const dir of [...dirs].sort()) folders[dir] = folderMtime(dir, at, listedMtime(dir));
+  for (const dir of [...dirs, ...Object.keys(kept?.folders ?? {})].sort())
+    folders[dir] = dirs.has(dir) ? folderMtime(dir, at, listedMtime(dir)) : (kept?.folders[dir] ?? absent);
   const body: IndexFile = { version: sessionIndexVersion, readerVersion, homes, sessions: rows, folders, containers };
   const text = JSON.stringify(body);
   let before: string | null = null;
@@ -208,6 +215,35 @@ export async function writeSessionIndex(
   else dropDigest(stateRoot);
   if (before !== null && !isIndex(before)) return { path, kind: 'unparsed', reason: 'the session index was not an index; rebuilt' };
   return null;
+}
+
+/**
+ * The part of the index at `path` that belongs to agents this scan did not look at: their homes and
+ * sessions, and the folders and shared files under those homes with the stamps that scan recorded
+ * (a lookup still finds any of them changed since). Nothing from an absent, other or broken index.
+ */
+function carried(path: string, readerVersion: string, looked: ReadonlySet<string>): Omit<IndexFile, 'version' | 'readerVersion'> | null {
+  let old: IndexFile | null;
+  try {
+    old = asIndexFile(JSON.parse(readFileSync(path, 'utf8')));
+  } catch {
+    return null;
+  }
+  if (old === null || old.readerVersion !== readerVersion) return null;
+  const homes = old.homes.filter((h) => !looked.has(h.slice(0, h.indexOf('\u0000'))));
+  const under = homes.map((h) => h.slice(h.indexOf('\u0000') + 1));
+  const inHomes = (p: string): boolean => under.some((home) => p === home || p.startsWith(home.endsWith(sep) ? home : home + sep));
+  const pick = <T>(table: Record<string, T>): Record<string, T> => {
+    const out: Record<string, T> = {};
+    for (const [k, v] of Object.entries(table)) if (inHomes(k)) out[k] = v;
+    return out;
+  };
+  return {
+    homes,
+    sessions: old.sessions.filter((row) => !looked.has(row[1])),
+    folders: pick(old.folders),
+    containers: pick(old.containers),
+  };
 }
 
 /** Records the digest with the index's stat; a failure only costs the next scan its skip. */
