@@ -13,6 +13,8 @@ import { sessionIndexPath } from './session-index.js';
 import { scan } from './scan.js';
 
 const readerVersion = 't';
+// Folders written a moment ago prove nothing (their ctime is racy): these scans run a minute later.
+const later = { now: () => Date.now() + 60_000 };
 
 async function scanned(): Promise<{
   agents: AgentHomes[];
@@ -25,10 +27,7 @@ async function scanned(): Promise<{
   const main = await writeMain(claude, [user('hello', 0), assistant('m1', [{ type: 'text', text: 'hi' }], 1)]);
   const agents = [{ reader: claudeCodeReader, homes: [claude] }];
   const stateRoot = join(root, 'state');
-  // Folders an hour old: a folder changed within the clock's tick of the scan proves nothing.
-  const hourAgo = Date.now() / 1000 - 3600;
-  for (let dir = dirname(main); dir.startsWith(claude); dir = dirname(dir)) await utimes(dir, hourAgo, hourAgo);
-  await scan({ agents, stateRoot, userHome: null, readerVersion });
+  await scan({ agents, stateRoot, userHome: null, readerVersion, clock: later });
   return { agents, claude, main, cache: { stateRoot, readerVersion } };
 }
 
@@ -68,7 +67,7 @@ describe('resolving an id through the scan cache', () => {
     // A whole-second mtime, so it can be set back exactly after the file is replaced.
     const when = 1_700_000_000;
     await utimes(main, when, when);
-    await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion, clock: later });
     expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).not.toBeNull();
     const before = await stat(main);
     const text = await readFile(main, 'utf8');
@@ -110,7 +109,7 @@ describe('resolving an id through the scan cache', () => {
     expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).toBeNull();
     await expectSameAsDiscovery(sessionId, agents, cache);
     expect(await readFile(path, 'utf8')).toBe('{"version": 1, "sessions": [');
-    const report = await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    const report = await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion, clock: later });
     expect(report.state_problems).toEqual([{ path, kind: 'unparsed', reason: 'the session index was not an index; rebuilt' }]);
     expect(await lookupCachedId(sessionId, fixedAgents(agents), cache)).not.toBeNull();
   });
@@ -156,26 +155,42 @@ describe('resolving an id through the scan cache', () => {
 
   it("keeps the other agents' sessions when a scan looks at one agent, and still walks for them once their folders change", async () => {
     const { agents, claude, main, cache } = await scanned();
-    const { codex, day } = await codexOldFolder(dirname(claude));
-    const hourAgo = Date.now() / 1000 - 3600;
-    for (let dir = dirname(day); dir.startsWith(codex); dir = dirname(dir)) await utimes(dir, hourAgo, hourAgo);
+    const { codex } = await codexOldFolder(dirname(claude));
     const both = [...agents, { reader: codexReader, homes: [codex] }];
     const onlyCodex = both.slice(1);
-    await scan({ agents: both, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    await scan({ agents: both, stateRoot: cache.stateRoot, userHome: null, readerVersion, clock: later });
     // `scan --agent codex`: the index it writes still names the Claude Code session, prefix included.
-    await scan({ agents: onlyCodex, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    await scan({ agents: onlyCodex, stateRoot: cache.stateRoot, userHome: null, readerVersion, clock: later });
     expect((await lookupCachedId(sessionId, fixedAgents(both), cache))?.session.path).toBe(main);
     expect((await lookupCachedId(sessionId.slice(0, 8), fixedAgents(both), cache))?.session.path).toBe(main);
     expect((await lookupCachedId(oldFolderId(1), fixedAgents(both), cache))?.session.sessionId).toBe(oldFolderId(1));
     // And the other way round: `scan --agent claude_code` keeps Codex's sessions.
-    await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion, clock: later });
     expect((await lookupCachedId(oldFolderId(2), fixedAgents(both), cache))?.session.sessionId).toBe(oldFolderId(2));
     // A Claude Code session added since to a folder only the carried part of the index names: the prefix walks.
-    await scan({ agents: onlyCodex, stateRoot: cache.stateRoot, userHome: null, readerVersion });
+    await scan({ agents: onlyCodex, stateRoot: cache.stateRoot, userHome: null, readerVersion, clock: later });
     const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;
     await writeMain(claude, [user('second', 0, { sessionId: newer })], newer);
     expect(await lookupCachedId(sessionId.slice(0, 8), fixedAgents(both), cache)).toBeNull();
     await expectSameAsDiscovery(sessionId.slice(0, 8), both, cache);
+  });
+
+  it('walks for a prefix when a new session lies in an old folder whose mtime was put back', async () => {
+    const { agents, claude, main, cache } = await scanned();
+    // A whole second, so that the folder's mtime can be put back exactly.
+    const when = Math.floor(Date.now() / 1000) - 3600;
+    await utimes(dirname(main), when, when);
+    // The lookup sees the folder moved and drops the digest, so the next scan records it again.
+    expect(await lookupCachedId(sessionId.slice(0, 8), fixedAgents(agents), cache)).toBeNull();
+    await scan({ agents, stateRoot: cache.stateRoot, userHome: null, readerVersion, clock: later });
+    expect(await lookupCachedId(sessionId.slice(0, 8), fixedAgents(agents), cache)).not.toBeNull();
+    const newer = `${sessionId.slice(0, 8)}-2222-4333-8444-999999999999`;
+    const second = await writeMain(claude, [user('second', 0, { sessionId: newer })], newer);
+    expect(dirname(second)).toBe(dirname(main));
+    // `touch -r` or an unpacked archive: the folder's mtime says nothing changed, its ctime moved.
+    await utimes(dirname(main), when, when);
+    expect(await lookupCachedId(sessionId.slice(0, 8), fixedAgents(agents), cache)).toBeNull();
+    await expectSameAsDiscovery(sessionId.slice(0, 8), agents, cache);
   });
 
   it('ignores a cache written by other readers', async () => {

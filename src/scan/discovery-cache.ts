@@ -81,13 +81,19 @@ export function discoveryCachePath(stateRoot: string, consumer: string): string 
   return join(stateRoot, 'cache', 'scan', `discovery-${consumer}.json`);
 }
 
+/** A folder's ctime and when it was read. */
+export interface FolderSeen {
+  ctimeMs: number;
+  at: number;
+}
+
 export class DiscoveryCache implements DiscoveryFs {
   private dirs: Record<string, DirRow> = {};
   private facts: Record<string, FactRow> = {};
   private nextDirs: Record<string, DirRow> = {};
   private nextFacts: Record<string, FactRow> = {};
   private dirty = false;
-  private listed = new Map<string, number>();
+  private listed = new Map<string, FolderSeen>();
   private statted = new Map<string, Stats>();
   /** What went wrong with the cache file itself (moved aside at load, not saved). */
   readonly problems: FileProblem[] = [];
@@ -135,16 +141,16 @@ export class DiscoveryCache implements DiscoveryFs {
   }
 
   /**
-   * The mtime of each folder this run listed (until `save`): the session index records it (the
+   * The ctime of each folder this run listed (until `save`): the session index records it (the
    * listing the scan used, not a later stat) without a second stat.
    */
-  listedMtimes(): ReadonlyMap<string, number> {
+  listedCtimes(): ReadonlyMap<string, FolderSeen> {
     return this.listed;
   }
 
   list(dir: string): DirEntry[] {
     const st = statSync(dir);
-    this.listed.set(dir, st.mtimeMs);
+    this.listed.set(dir, { ctimeMs: st.ctimeMs, at: this.now() });
     const row = this.nextDirs[dir] ?? this.dirs[dir];
     if (row !== undefined && st.isDirectory() && DiscoveryCache.same(st, row[0], row[1], row[2], row[3])) {
       this.nextDirs[dir] = row;
@@ -216,7 +222,7 @@ export class DiscoveryCache implements DiscoveryFs {
     this.nextDirs = {};
     this.nextFacts = {};
     this.dirty = false;
-    // A later run (a long-lived process scans again) stats afresh; `listedMtimes` answered stays as it was.
+    // A later run (a long-lived process scans again) stats afresh; `listedCtimes` answered stays as it was.
     this.statted = new Map();
     this.listed = new Map();
     if (this.path === null || unchanged) return;

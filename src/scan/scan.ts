@@ -270,7 +270,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
     }
   }
   await cache.save(new Set(opts.agents.map((a) => a.reader.id)));
-  const listed = found.listedMtimes();
+  const listed = found.listedCtimes();
   await found.save();
   cache.problems.push(...found.problems);
   if (opts.stateRoot !== null) {

@@ -1,5 +1,5 @@
 // The scan's index of session ids, written beside the scan cache: which agent and file hold each id
-// (with the cache key the scan saw) and the mtimes of the folders those files lie in, so `show`,
+// (with the cache key the scan saw) and the ctimes of the folders those files lie in, so `show`,
 // `tail` and `rename` find a session by id or unique prefix without walking every home. A few
 // hundred KiB against the scan cache's MiBs: reading it costs less than the walk it saves.
 import { createHash } from 'node:crypto';
@@ -10,18 +10,19 @@ import type { DiscoveredSession, FileProblem } from '../agents/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { errorMessage } from '../fs/errors.js';
 import { agentIds } from '../record/types.js';
+import type { FolderSeen } from './discovery-cache.js';
 
 /** Bump when the file's shape changes: another version is ignored (the lookup walks). */
-export const sessionIndexVersion = 1;
+export const sessionIndexVersion = 2;
 
 /**
- * A folder whose mtime is this close to the moment it was read is not trusted: the kernel's clock
- * ticks coarsely (milliseconds), so a file added in the same tick would leave the mtime as read.
+ * A folder whose ctime is this close to the moment it was read is not trusted: the kernel's clock
+ * ticks coarsely (milliseconds), so a file added in the same tick would leave the ctime as read.
  */
 const racyMs = 2000;
-/** The mtime recorded for a folder that was absent (a home no agent has created yet). */
+/** The stamp recorded for a folder that was absent (a home no agent has created yet). */
 const absent = -1;
-/** The mtime recorded for a folder read too close to a change to prove anything (see racyMs). */
+/** The stamp recorded for a folder read too close to a change to prove anything (see racyMs). */
 const racy = -2;
 
 interface IndexFile {
@@ -31,9 +32,13 @@ interface IndexFile {
   homes: string[];
   /** `[id, agent, path, key]` per session. */
   sessions: [string, string, string, string][];
-  /** Each home and every folder from one down to a session's main file: mtimeMs, or absent/racy. */
+  /**
+   * Each home and every folder from one down to a session's main file: ctimeMs, or absent/racy. The
+   * ctime, not the mtime: adding an entry moves both, but `touch -r` (or an archive unpacked) puts the
+   * mtime back, never the ctime.
+   */
   folders: Record<string, number>;
-  /** Files several sessions are read from (a database): `size:mtimeMs`, as a new session there changes no folder. */
+  /** Files several sessions are read from (a database): `size:mtimeMs:ctimeMs`, as a new session there changes no folder. */
   containers: Record<string, string>;
 }
 
@@ -110,15 +115,23 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export const homeKey = (agent: string, home: string): string => `${agent}\u0000${home}`;
 
-function folderMtime(path: string, now: number, listed?: number): number {
-  const mtimeMs = listed ?? statSync(path, { throwIfNoEntry: false })?.mtimeMs;
-  if (mtimeMs === undefined) return absent;
-  return now - mtimeMs < racyMs ? racy : mtimeMs;
+function folderCtime(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.ctimeMs ?? absent;
+}
+
+/**
+ * What the index records for a folder: its ctime, if it was already old enough to prove anything
+ * (racyMs) when it was read: as discovery listed it, else as stat'ed now.
+ */
+function folderStamp(path: string, now: number, listed?: FolderSeen): number {
+  const { ctimeMs, at } = listed ?? { ctimeMs: folderCtime(path), at: now };
+  if (ctimeMs === absent) return absent;
+  return at - ctimeMs < racyMs ? racy : ctimeMs;
 }
 
 function containerStamp(path: string): string {
   const st = statSync(path, { throwIfNoEntry: false });
-  return st === undefined ? 'absent' : `${st.size}:${st.mtimeMs}`;
+  return st === undefined ? 'absent' : `${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
 /**
@@ -137,7 +150,7 @@ function foldersOf(session: DiscoveredSession, into: Set<string>): void {
 /**
  * Writes the index for what a scan found (skipped when the same file is there already). Returns
  * what was wrong with the file there (not an index: rebuilt) or why it could not be written, else null.
- * `listedMtime`: a folder's mtime as the scan's discovery listed it (else it is stat'ed here).
+ * `listedCtime`: a folder's ctime as the scan's discovery listed it, and when (else it is stat'ed here).
  */
 export async function writeSessionIndex(
   stateRoot: string,
@@ -145,7 +158,7 @@ export async function writeSessionIndex(
   roots: readonly { agent: string; path: string }[],
   sessions: readonly { session: DiscoveredSession; key: string }[],
   now: () => number = Date.now,
-  listedMtime: (dir: string) => number | undefined = () => undefined,
+  listedCtime: (dir: string) => FolderSeen | undefined = () => undefined,
   looked: ReadonlySet<string> = new Set(agentIds),
 ): Promise<FileProblem | null> {
   // Sorted, so that an unchanged home writes the same text and the file is left alone: the order
@@ -184,7 +197,7 @@ export async function writeSessionIndex(
   const at = now();
   const folders: Record<string, number> = {};
   for (const dir of [...dirs, ...Object.keys(kept?.folders ?? {})].sort())
-    folders[dir] = dirs.has(dir) ? folderMtime(dir, at, listedMtime(dir)) : (kept?.folders[dir] ?? absent);
+    folders[dir] = dirs.has(dir) ? folderStamp(dir, at, listedCtime(dir)) : (kept?.folders[dir] ?? absent);
   const body: IndexFile = { version: sessionIndexVersion, readerVersion, homes, sessions: rows, folders, containers };
   const text = JSON.stringify(body);
   let before: string | null = null;
@@ -193,7 +206,7 @@ export async function writeSessionIndex(
   } catch {
     // Absent or unreadable: written below.
   }
-  // No digest while a folder is racy: the next scan records it again, once its mtime proves something.
+  // No digest while a folder is racy: the next scan records it again, once its ctime proves something.
   const settled = !Object.values(folders).includes(racy);
   if (before === text) {
     if (settled) saveDigest(stateRoot, digest, path);
@@ -294,9 +307,8 @@ export function readSessionIndex(stateRoot: string, readerVersion: string): Sess
     sessions: parsed.sessions.map(([id, agent, path, key]) => ({ id, agent, path, key })),
     homes: new Set(parsed.homes),
     unchanged: () => {
-      const at = Date.now();
       const same =
-        Object.entries(folders).every(([dir, mtime]) => mtime !== racy && folderMtime(dir, at) === mtime) &&
+        Object.entries(folders).every(([dir, ctime]) => ctime !== racy && folderCtime(dir) === ctime) &&
         Object.entries(containers).every(([file, stamp]) => containerStamp(file) === stamp);
       // A moved folder with the same sessions leaves the scan's digest as it was: dropped, the next
       // scan walks the folders and records them again.
