@@ -40,7 +40,9 @@ export interface ConversationInput {
   ui: UiFacts | null;
   /**
    * The latest model Cline's task_metadata.json names (`model_usage`), for messages that name none:
-   * asked at most once, and only when one does (most messages name theirs, so the file is seldom read).
+   * asked only when one does (most messages name theirs, so the file is seldom read), and perhaps for
+   * each such message, so it reads the file once (parse.ts memoises it per task, across both reads of
+   * a cut conversation).
    */
   fallbackModel?: () => string | undefined;
   full: boolean;
@@ -76,7 +78,6 @@ class Builder {
   private pending: ToolCall[] = [];
   private readonly byId = new Map<string, ToolCall>();
   private model: string | undefined;
-  private fallback: { model: string | undefined } | undefined;
 
   constructor(private readonly input: ConversationInput) {}
 
@@ -122,11 +123,6 @@ class Builder {
       .trim();
   }
 
-  private fallbackModel(): string | undefined {
-    this.fallback ??= { model: this.input.fallbackModel?.() };
-    return this.fallback.model;
-  }
-
   private at(i: number, msg: JsonObject, role: 'user' | 'assistant'): string | null {
     const own = num(msg, 'ts');
     if (own !== undefined) return iso(own);
@@ -167,7 +163,8 @@ class Builder {
 
   assistant(i: number, msg: JsonObject): void {
     const at = this.at(i, msg, 'assistant');
-    const model = str(obj(msg, 'modelInfo'), 'modelId') ?? this.input.ui?.requests.get(i - 1)?.at(-1)?.model ?? this.fallbackModel();
+    const model =
+      str(obj(msg, 'modelInfo'), 'modelId') ?? this.input.ui?.requests.get(i - 1)?.at(-1)?.model ?? this.input.fallbackModel?.();
     if (model !== undefined) {
       this.model = model;
       pushOnce(this.out.models, model);

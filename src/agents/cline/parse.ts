@@ -103,7 +103,9 @@ function readTask(agent: ClineAgentId, dir: string, full: boolean, state: ReadSt
   const uiMessages = arrayOf(uiPath, listedBytes(uiPath, state), state);
   const ui = uiMessages === null ? null : readUiMessages(agent, uiMessages);
   if (ui !== null && ui.badRecords > 0) state.badLines.push({ path: uiPath, count: ui.badRecords });
-  const fallbackModel = (): string | undefined => metadataModel(dir, state);
+  // Memoised here, not per conversation read: a conversation read again whole asks again.
+  let fallback: { model: string | undefined } | undefined;
+  const fallbackModel = (): string | undefined => (fallback ??= { model: metadataModel(dir, state) }).model;
   let conversation = readConversation({ messages: api ?? [], ui, full, fallbackModel, cut: cut !== null });
   if (conversation.needWhole) {
     api = arrayOf(apiPath, apiRead, state);
