@@ -38,6 +38,6 @@ describe('epochIso', () => {
 describe('msIso', () => {
   it('answers as a Date does where epochIso declines, and null where a Date has no time', () => {
     for (const ms of [0, 1.5, -1, 253402300800000, 8.64e15]) expect(msIso(ms)).toBe(new Date(ms).toISOString());
-    for (const ms of [8.64e15 + 1, Number.NaN, Number.POSITIVE_INFINITY]) expect(msIso(ms)).toBeNull();
+    for (const ms of [8.64e15 + 1, Number.NaN, Number.POSITIVE_INFINITY, null, undefined]) expect(msIso(ms)).toBeNull();
   });
 });

@@ -41,10 +41,11 @@ export function epochIso(ms: number): string | undefined {
 }
 
 /**
- * Epoch milliseconds as `new Date(ms).toISOString()`, or null where a Date has no such time:
- * `epochIso` where it answers, a Date only for fractions and years past 9999.
+ * Epoch milliseconds as `new Date(ms).toISOString()`, or null for no time (none given, or one a
+ * Date has not): `epochIso` where it answers, a Date only for fractions and years past 9999.
  */
-export function msIso(ms: number): string | null {
+export function msIso(ms: number | null | undefined): string | null {
+  if (ms === null || ms === undefined) return null;
   const fast = epochIso(ms);
   if (fast !== undefined) return fast;
   const d = new Date(ms);

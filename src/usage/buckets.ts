@@ -200,9 +200,10 @@ function addContainer(b: Builder, c: Container): void {
   // The turns that get a share, as parallel lists rather than an object per turn.
   const openSlots: number[] = [];
   const openModels: string[] = [];
-  let placed = false;
-  let lastSlot = 0;
-  let lastPlacedModel = '';
+  // Where the rest goes when no turn is open for a share: the last turn placed, else the first
+  // count kept apart, else the container's start (undefined until one of them is known).
+  let restSlot: number | undefined;
+  let restModel = first;
   const turns = c.turns;
   for (let k = 0; k < turns.length; k++) {
     const t = turns[k] as Turn;
@@ -213,9 +214,8 @@ function addContainer(b: Builder, c: Container): void {
     if (usage === undefined && (!assistant || !sharing)) continue;
     const slot = b.slotOf(t.at ?? c.started_at);
     const model = nonEmpty(own) ? own : lastModel;
-    placed = true;
-    lastSlot = slot;
-    lastPlacedModel = model;
+    restSlot = slot;
+    restModel = model;
     if (usage === undefined) {
       openSlots.push(slot);
       openModels.push(model);
@@ -230,10 +230,9 @@ function addContainer(b: Builder, c: Container): void {
       const a = apart[k] as UsageApart;
       const slot = b.slotOf(a.at ?? c.started_at);
       const model = nonEmpty(a.model) ? a.model : first;
-      if (!placed) {
-        placed = true;
-        lastSlot = slot;
-        lastPlacedModel = model;
+      if (restSlot === undefined) {
+        restSlot = slot;
+        restModel = model;
       }
       b.addTotals(slot, model, a.usage);
       rest.take(a.usage);
@@ -242,13 +241,9 @@ function addContainer(b: Builder, c: Container): void {
   // and `add` would skip it, so the turns are not walked again.
   if (rest.empty()) return;
   if (rest.tokens()) b.split = true;
-  if (!placed) {
-    b.add(b.slotOf(c.started_at), first, rest.input, rest.output, rest.write, rest.read, rest.reasoning, rest.cost);
-    return;
-  }
   if (openSlots.length === 0) {
-    openSlots.push(lastSlot);
-    openModels.push(lastPlacedModel);
+    openSlots.push(restSlot ?? b.slotOf(c.started_at));
+    openModels.push(restModel);
   }
   const n = openSlots.length;
   const cost = rest.cost < 0 ? -1 : rest.cost / n;

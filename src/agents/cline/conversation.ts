@@ -5,7 +5,7 @@
 import { arr, asObject, num, obj, str, type JsonObject } from '../../json/narrow.js';
 import { clipMessage } from '../../record/clip.js';
 import { addTotals, emptyTotals, type ToolCall, type Turn } from '../../record/types.js';
-import { iso } from './iso-time.js';
+import { msIso } from '../../text/epoch-iso.js';
 import { cutMark } from './summary-cut.js';
 import { mayBeStatus, setResult, statusFeedback, toolCall } from './tool-call.js';
 import type { UiFacts } from './ui-messages.js';
@@ -40,7 +40,9 @@ export interface ConversationInput {
   ui: UiFacts | null;
   /**
    * The latest model Cline's task_metadata.json names (`model_usage`), for messages that name none:
-   * asked at most once, and only when one does (most messages name theirs, so the file is seldom read).
+   * asked only when one does (most messages name theirs, so the file is seldom read), and perhaps for
+   * each such message, so it reads the file once (parse.ts memoises it per task, across both reads of
+   * a cut conversation).
    */
   fallbackModel?: () => string | undefined;
   full: boolean;
@@ -76,7 +78,6 @@ class Builder {
   private pending: ToolCall[] = [];
   private readonly byId = new Map<string, ToolCall>();
   private model: string | undefined;
-  private fallback: { model: string | undefined } | undefined;
 
   constructor(private readonly input: ConversationInput) {}
 
@@ -122,20 +123,15 @@ class Builder {
       .trim();
   }
 
-  private fallbackModel(): string | undefined {
-    this.fallback ??= { model: this.input.fallbackModel?.() };
-    return this.fallback.model;
-  }
-
   private at(i: number, msg: JsonObject, role: 'user' | 'assistant'): string | null {
     const own = num(msg, 'ts');
-    if (own !== undefined) return iso(own);
+    if (own !== undefined) return msIso(own);
     const ui = this.input.ui;
     if (ui === null || !ui.indexed) return null;
     // A user message is sent right after its request is announced (said while message i-1 was last);
     // an assistant message is stored after the last UI message of its request.
-    if (role === 'user') return iso(ui.requests.get(i - 1)?.at(-1)?.ts ?? ui.lastTs.get(i - 1));
-    return iso(ui.lastTs.get(i - 1));
+    if (role === 'user') return msIso(ui.requests.get(i - 1)?.at(-1)?.ts ?? ui.lastTs.get(i - 1));
+    return msIso(ui.lastTs.get(i - 1));
   }
 
   private take(id: string | undefined): ToolCall | undefined {
@@ -167,7 +163,8 @@ class Builder {
 
   assistant(i: number, msg: JsonObject): void {
     const at = this.at(i, msg, 'assistant');
-    const model = str(obj(msg, 'modelInfo'), 'modelId') ?? this.input.ui?.requests.get(i - 1)?.at(-1)?.model ?? this.fallbackModel();
+    const model =
+      str(obj(msg, 'modelInfo'), 'modelId') ?? this.input.ui?.requests.get(i - 1)?.at(-1)?.model ?? this.input.fallbackModel?.();
     if (model !== undefined) {
       this.model = model;
       pushOnce(this.out.models, model);
@@ -266,7 +263,7 @@ class Builder {
 
   reasoningItem(msg: JsonObject): void {
     const t = this.reasoningText(msg);
-    if (t !== '') this.out.turns.push({ role: 'reasoning', at: iso(num(msg, 'ts')), text: clipMessage(t) });
+    if (t !== '') this.out.turns.push({ role: 'reasoning', at: msIso(num(msg, 'ts')), text: clipMessage(t) });
   }
 }
 
@@ -281,7 +278,7 @@ export function readConversation(input: ConversationInput): Conversation {
     }
     const role = str(msg, 'role');
     // Roo Code marks where its sliding window cut the history it sends (the messages stay on disk).
-    if (msg.isTruncationMarker === true) b.out.turns.push({ role: 'event', at: iso(num(msg, 'ts')), text: 'context truncated' });
+    if (msg.isTruncationMarker === true) b.out.turns.push({ role: 'event', at: msIso(num(msg, 'ts')), text: 'context truncated' });
     else if (role === 'assistant') b.assistant(i, msg);
     else if (role === 'user') b.user(i, msg);
     else if (str(msg, 'type') === 'reasoning') b.reasoningItem(msg);

@@ -7,7 +7,7 @@ import { newRecord, newSubagent, noteModel, noteTime } from '../../record/draft.
 import { emptyTotals, type SessionRecord, type Subagent, type SubagentStatus, type Totals, type Turn } from '../../record/types.js';
 import type { DiscoveredSession, FileProblem, ParsedSession } from '../types.js';
 import { readConversation, type Conversation } from './conversation.js';
-import { iso } from './iso-time.js';
+import { msIso } from '../../text/epoch-iso.js';
 import { cutToolOutputs } from './summary-cut.js';
 import { type DocumentBytes, type DocumentRead, parseDocument, readDocument, readDocumentBytes, taskFileNames } from './task-files.js';
 import { readUiMessages, type UiFacts, usageApart } from './ui-messages.js';
@@ -103,7 +103,9 @@ function readTask(agent: ClineAgentId, dir: string, full: boolean, state: ReadSt
   const uiMessages = arrayOf(uiPath, listedBytes(uiPath, state), state);
   const ui = uiMessages === null ? null : readUiMessages(agent, uiMessages);
   if (ui !== null && ui.badRecords > 0) state.badLines.push({ path: uiPath, count: ui.badRecords });
-  const fallbackModel = (): string | undefined => metadataModel(dir, state);
+  // Memoised here, not per conversation read: a conversation read again whole asks again.
+  let fallback: { model: string | undefined } | undefined;
+  const fallbackModel = (): string | undefined => (fallback ??= { model: metadataModel(dir, state) }).model;
   let conversation = readConversation({ messages: api ?? [], ui, full, fallbackModel, cut: cut !== null });
   if (conversation.needWhole) {
     api = arrayOf(apiPath, apiRead, state);
@@ -118,8 +120,8 @@ const statusOf: Record<string, SubagentStatus> = { completed: 'completed', activ
 function span(turns: readonly Turn[], ui: UiFacts | null): { started_at: string | null; ended_at: string | null } {
   const s = { started_at: null as string | null, ended_at: null as string | null };
   for (const t of turns) noteTime(s, t.at ?? undefined);
-  if (ui?.first != null) noteTime(s, iso(ui.first) ?? undefined);
-  if (ui?.last != null) noteTime(s, iso(ui.last) ?? undefined);
+  if (ui?.first != null) noteTime(s, msIso(ui.first) ?? undefined);
+  if (ui?.last != null) noteTime(s, msIso(ui.last) ?? undefined);
   return s;
 }
 

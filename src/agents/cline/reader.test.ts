@@ -208,6 +208,35 @@ describe('clineReader', () => {
     await mkdir(plain);
     expect(await clineReader.claim(plain)).toBeNull();
   });
+
+  it('leaves a request dated past a Date’s range undated and reads the rest of the task (it failed whole: "Invalid time value")', async () => {
+    const home = join(await tempDir(), '.cline', 'data');
+    const t0 = Date.UTC(2026, 9, 1, 9);
+    await writeTask(home, '1760000000002', {
+      api: [
+        taskMessage('say hello', '/work/app'),
+        assistantMessage([text('Hello.')], clineModel('claude-sonnet-4-5')),
+        { role: 'user', content: [text('<feedback>\nagain\n</feedback>')] },
+        assistantMessage([text('Hello again.')], clineModel('claude-sonnet-4-5')),
+      ],
+      ui: [
+        ui(t0, 'say', 'task', 'say hello', -1),
+        apiReq(1e20, -1, { tokensIn: 10, tokensOut: 5 }),
+        ui(t0 + 1000, 'say', 'text', 'Hello.', 0),
+        apiReq(t0 + 2000, 2, { tokensIn: 20, tokensOut: 6 }),
+        ui(t0 + 3000, 'say', 'text', 'Hello again.', 2),
+      ],
+    });
+    const parsed = await clineReader.parse(await only(clineReader, home), { detail: 'full' });
+    const rec = parsed.record;
+    expect(rec?.turns.filter((t) => t.role === 'assistant').map((t) => [t.text, t.at])).toEqual([
+      ['Hello.', new Date(t0 + 1000).toISOString()],
+      ['Hello again.', new Date(t0 + 3000).toISOString()],
+    ]);
+    expect(rec?.turns[2]).toMatchObject({ role: 'user', at: null });
+    expect([rec?.started_at, rec?.ended_at]).toEqual([new Date(t0).toISOString(), new Date(t0 + 3000).toISOString()]);
+    expect(rec?.totals).toMatchObject({ input_tokens: 30, output_tokens: 11 });
+  });
 });
 
 describe('rooCodeReader', () => {

@@ -2,7 +2,7 @@
 // own usage rule), the model that served it, and the times the conversation itself may lack.
 import { asObject, isObject, num, obj, str, type JsonObject } from '../../json/narrow.js';
 import { addTotals, emptyTotals, type Totals, type UsageApart } from '../../record/types.js';
-import { iso } from './iso-time.js';
+import { msIso } from '../../text/epoch-iso.js';
 import type { ClineAgentId } from './variant.js';
 
 export interface ApiRequest {
@@ -134,7 +134,7 @@ export function usageApart(ui: UiFacts | null, placed: ReadonlySet<number>): Usa
   return apart
     .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0))
     .map((r) => ({
-      at: iso(r.ts),
+      at: msIso(r.ts),
       ...(r.model !== undefined ? { model: r.model } : {}),
       usage: r.usage,
     }));

@@ -58,8 +58,11 @@ function decodeFirstMeta(value: unknown): { meta: RolloutMeta | null } | undefin
   return meta === undefined ? undefined : { meta };
 }
 
-/** The meta a rollout's first line carries, if it is a `session_meta` line. */
-export async function readFirstMeta(path: string): Promise<RolloutMeta | undefined> {
+/**
+ * The meta a rollout's first line carries, if it is a `session_meta` line. Synchronous as the bounded
+ * first-line read under it is (derive's compute, async, turns a throw into a rejection as before).
+ */
+function readFirstMetaSync(path: string): RolloutMeta | undefined {
   const first = readFirstLineSync(path, maxFirstLineBytes);
   if (first === null) return undefined;
   const obj = parseObjectLine(first);
@@ -73,7 +76,7 @@ async function entryFor(fs: DiscoveryFs, path: string): Promise<RolloutEntry | n
   const first =
     file.size === 0
       ? null
-      : (await fs.derive(file, 'codex:meta', decodeFirstMeta, async () => ({ meta: (await readFirstMeta(path)) ?? null }))).meta;
+      : (await fs.derive(file, 'codex:meta', decodeFirstMeta, async () => ({ meta: readFirstMetaSync(path) ?? null }))).meta;
   const meta = first ?? undefined;
   return { file, id: meta?.id ?? idFromFileName(basename(path)), meta };
 }

@@ -54,7 +54,7 @@ export async function readKimiSession(
   const tornTails: string[] = [];
   const seen = new Map(known.map((f) => [f.path, f]));
   const stateFile = statePath(sessionDir);
-  const { state, problem } = readStateFileSync(stateFile, bounds.stateBytes, seen.get(stateFile)?.size);
+  const { state, problem } = readStateFileSync(stateFile, bounds.stateBytes);
   if (problem !== null) problems.push(problem);
 
   let ids = orderAgentIds([...(state?.agents.keys() ?? []), ...agentDirsSync(sessionDir)]);

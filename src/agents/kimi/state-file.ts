@@ -1,7 +1,7 @@
 // state.json: the session's working directory, times, title and agent tree. A small bounded
 // document, so it is read whole once its size is checked (state.json ≤ 2 MiB, seed 000).
-import { statSync } from 'node:fs';
-import { readRegularFileSync } from '../../fs/read-open.js';
+import { closeSync } from 'node:fs';
+import { type OpenedFile, openRegularSync, readOpenedSync } from '../../fs/read-open.js';
 import { asObject, obj, str, text, type JsonObject } from '../../json/narrow.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem } from '../types.js';
@@ -50,28 +50,30 @@ export async function readStateFile(path: string, maxBytes: number): Promise<Sta
 }
 
 /**
- * `readStateFile` without the promise: a small file, read in a few synchronous calls. `knownSize`:
- * its size as discovery stat'ed it, not stat'ed again.
+ * `readStateFile` without the promise: a small file, read in a few synchronous calls. One open's
+ * fstat gives the size the bound is checked against, so the file is not stat'ed again.
  */
-export function readStateFileSync(path: string, maxBytes: number, knownSize?: number): StateRead {
-  let size: number;
+export function readStateFileSync(path: string, maxBytes: number): StateRead {
+  let file: OpenedFile;
   try {
-    size = knownSize ?? statSync(path).size;
+    file = openRegularSync(path);
   } catch (error) {
     if (isNotFound(error)) return { state: null, problem: null };
     return { state: null, problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
   }
-  if (size > maxBytes) {
-    return {
-      state: null,
-      problem: { path, kind: 'oversized', reason: `state.json is ${size} bytes, over the ${maxBytes}-byte bound; not read` },
-    };
-  }
   let raw: string;
   try {
-    raw = readRegularFileSync(path);
+    if (file.size > maxBytes) {
+      return {
+        state: null,
+        problem: { path, kind: 'oversized', reason: `state.json is ${file.size} bytes, over the ${maxBytes}-byte bound; not read` },
+      };
+    }
+    raw = readOpenedSync(file);
   } catch (error) {
     return { state: null, problem: { path, kind: 'unreadable', reason: errorMessage(error) } };
+  } finally {
+    closeSync(file.fd);
   }
   try {
     const state = stateFromJson(JSON.parse(raw));

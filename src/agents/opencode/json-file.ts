@@ -1,10 +1,9 @@
 // Reads one small JSON file of OpenCode's JSON tree, bounded, telling bad JSON from I/O trouble.
 // Synchronous on purpose: a tree holds thousands of files of a few KiB, and a promise round trip
 // through the thread pool per file cost more than the read itself (parsing runs in worker threads).
-import { closeSync, constants, openSync, readSync } from 'node:fs';
-import { osPath } from '../../fs/byte-path.js';
+import { closeSync } from 'node:fs';
 import { readBytesSync } from '../../fs/read-exact.js';
-import { openRegularSync } from '../../fs/read-open.js';
+import { openRegularSync, readSeenBytesSync } from '../../fs/read-open.js';
 import { asObject, type JsonObject } from '../../json/narrow.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import type { FileProblem, SessionFile } from '../types.js';
@@ -67,37 +66,18 @@ export function readJsonFileSync(path: string, maxBytes: number, parseBytes?: (b
   return { ...parsed(raw, parseBytes), file };
 }
 
-/** `openRegularSync`'s flags: a FIFO swapped in since discovery opens without waiting for a writer. */
-const readFlags = constants.O_RDONLY | constants.O_NONBLOCK;
-
 /**
- * `readJsonFileSync` of a file discovery has just stat'ed, trusting the size it saw: one open, read
- * and close, no fstat (12,380 of them were ~25 ms of the bench home's cold scan). The one read asks
- * a byte more than that size, and a read of a regular file stops short only at its end: any other
- * count means the file is no longer what discovery saw (grown, shrunk, not a regular file: a FIFO's
- * read fails or ends at once, a device's runs on), and it is read again through `readJsonFileSync`,
- * which tells what it is. No second read to see the end: that doubled the reads. The answer carries
- * no `file`: the caller has it.
+ * `readJsonFileSync` of a file discovery has just stat'ed, trusting the size it saw
+ * (`readSeenBytesSync`); a file that is no longer what discovery saw, or over the bound, is read
+ * again through `readJsonFileSync`, which tells what it is. The answer carries no `file`: the
+ * caller has it.
  */
 export function readSeenJsonFileSync(
   seen: SessionFile,
   maxBytes: number,
   parseBytes?: (b: Buffer) => JsonObject | undefined,
 ): JsonFileRead {
-  const size = seen.size;
-  if (size === 0 || size > maxBytes) return readJsonFileSync(seen.path, maxBytes, parseBytes);
-  let raw: Buffer | undefined;
-  try {
-    const fd = openSync(osPath(seen.path), readFlags);
-    try {
-      const buf = Buffer.allocUnsafe(size + 1);
-      if (readSync(fd, buf, 0, size + 1, 0) === size) raw = buf.subarray(0, size);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    raw = undefined;
-  }
+  const raw = seen.size > maxBytes ? undefined : readSeenBytesSync(seen.path, seen.size);
   return raw === undefined ? readJsonFileSync(seen.path, maxBytes, parseBytes) : parsed(raw, parseBytes);
 }
 
