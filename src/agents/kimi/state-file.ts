@@ -46,8 +46,8 @@ export function stateFromJson(value: unknown): KimiState | null {
 
 /**
  * Reads state.json (a missing file is no state, an oversized or broken one is a problem): a small
- * file, read in a few synchronous calls. One open's
- * fstat gives the size the bound is checked against, so the file is not stat'ed again.
+ * file, read in a few synchronous calls. One open's fstat gives the size the bound is checked
+ * against, so the file is not stat'ed again.
  */
 export function readStateFileSync(path: string, maxBytes: number): StateRead {
   let file: OpenedFile;
