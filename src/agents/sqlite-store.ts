@@ -1,10 +1,11 @@
 // Reading an agent's SQLite store: read-only with a busy timeout, closed soon after the last read, and
 // a failure (locked, corrupt, not a database) turned into an `unreadable` problem saying what to do. Shared
-// by the readers whose sessions live in a database (Crush, Goose); better-sqlite3 loads only when
-// a database is present.
+// by the readers whose sessions live in a database (Crush, Goose, OpenCode); better-sqlite3 loads
+// only when a database is read.
 import { type Stats, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { DiscoveryFs } from '../fs/dir-listing.js';
 import { readExact } from '../fs/read-exact.js';
 import { notRegularFile, openRegular } from '../fs/read-open.js';
 import { statFileSync } from '../fs/stat.js';
@@ -196,6 +197,42 @@ export function databaseProblem(path: string, error: unknown, agent: string): Fi
     return { path, kind: 'unreadable', reason: `not a readable SQLite database (${errorMessage(error)})` };
   }
   return { path, kind: 'unreadable', reason: `cannot read the ${agent} database: ${errorMessage(error)}` };
+}
+
+/** What discovery keeps of a database's session row: its id, the session it nests in, where it ran. */
+export interface ListedRow {
+  id: string;
+  parentId?: string;
+  cwd?: string;
+}
+
+/** A listing `listedRows` remembered, checked by hand (no schema: it is read for every database of every scan). */
+function decodeListedRows(value: unknown): ListedRow[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const rows: unknown[] = value;
+  for (const r of rows) {
+    const row = asObject(r);
+    if (row === undefined || typeof row.id !== 'string') return undefined;
+    if ((row.parentId !== undefined && typeof row.parentId !== 'string') || (row.cwd !== undefined && typeof row.cwd !== 'string'))
+      return undefined;
+  }
+  return rows as ListedRow[];
+}
+
+/**
+ * The sessions `list` reads from `database`, remembered by `fs` under `kind` while the
+ * database, its write-ahead log and its rollback journal are each unchanged: what a database holds
+ * is all three (a commit in WAL mode writes only the log), so an unchanged home opens no database
+ * to list it. Throws what `list` throws (nothing is remembered then).
+ */
+export function listedRows(
+  fs: DiscoveryFs,
+  database: string | SessionFile,
+  kind: string,
+  list: () => Promise<ListedRow[]>,
+): Promise<ListedRow[]> {
+  const path = typeof database === 'string' ? database : database.path;
+  return fs.derive(database, kind, decodeListedRows, list, [`${path}-wal`, `${path}-journal`]);
 }
 
 /** The database's files: the database and its write-ahead log, whose growth is the change. */

@@ -23,8 +23,17 @@ export interface DiscoveryFs {
    * (two derivations of one file never share a value); `decode` checks a remembered value and
    * answers undefined for one it does not recognise (then `compute` runs). The value must be JSON.
    * Given the file as `statFileSync` answered it (not its path), the stat it was made from serves.
+   * `also` names other files the value is derived from (a database's write-ahead log): it is served
+   * only while each of them is unchanged too. An empty one counts as absent: it adds nothing to what
+   * the value was derived from (SQLite's read-only open creates an empty `-wal` where none was).
    */
-  derive<T>(path: string | SessionFile, kind: string, decode: (value: unknown) => T | undefined, compute: () => Promise<T>): Promise<T>;
+  derive<T>(
+    path: string | SessionFile,
+    kind: string,
+    decode: (value: unknown) => T | undefined,
+    compute: () => Promise<T>,
+    also?: readonly string[],
+  ): Promise<T>;
 }
 
 /** The kind of a readdir entry. */

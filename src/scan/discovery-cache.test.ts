@@ -133,6 +133,60 @@ describe('the discovery cache', () => {
     expect(await run()).toMatchObject({ value: 'uno', stats: { factHits: 0, factMisses: 1 } });
   });
 
+  it('derives a fact again when a file it also read changed, appeared or went, an empty one counting as absent', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'a.db');
+    const wal = `${file}-wal`;
+    const journal = `${file}-journal`;
+    await writeFile(file, 'main');
+    await pin(file);
+    const path = join(await tempDir(), 'cache.json');
+    const both = async () => `${await readFile(file, 'utf8')}+${await readFile(wal, 'utf8').catch(() => '')}`;
+    const asString = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const derive = async (now = later.now) => {
+      const cache = await DiscoveryCache.open(path, 't', now);
+      const value = await cache.derive(file, 'both', asString, both, [wal, journal]);
+      await cache.save();
+      return { value, stats: cache.stats };
+    };
+    const hit = { factHits: 1, factMisses: 0 };
+    const miss = { factHits: 0, factMisses: 1 };
+    expect(await derive()).toMatchObject({ value: 'main+', stats: miss });
+    expect(await derive()).toMatchObject({ value: 'main+', stats: hit });
+    // An empty log (SQLite's read-only open leaves one) adds nothing.
+    await writeFile(wal, '');
+    expect(await derive()).toMatchObject({ value: 'main+', stats: hit });
+
+    await writeFile(wal, 'one');
+    await pin(wal);
+    expect(await derive()).toMatchObject({ value: 'main+one', stats: miss });
+    expect(await derive()).toMatchObject({ value: 'main+one', stats: hit });
+    // The same size and mtime, the file itself untouched: the log's ctime moved.
+    await writeFile(wal, 'two');
+    await pin(wal);
+    expect(await derive()).toMatchObject({ value: 'main+two', stats: miss });
+
+    await writeFile(journal, 'hot');
+    expect(await derive()).toMatchObject({ stats: miss });
+    expect(await derive()).toMatchObject({ stats: hit });
+    await rm(journal);
+    expect(await derive()).toMatchObject({ stats: miss });
+    await rm(wal);
+    expect(await derive()).toMatchObject({ value: 'main+', stats: miss });
+
+    // Changed within the racy window of when it was read: read again however unchanged it looks.
+    await writeFile(wal, 'three');
+    const at = (await stat(wal)).ctimeMs;
+    expect(await derive(() => at + racyMs / 2)).toMatchObject({ value: 'main+three', stats: miss });
+    expect(await derive()).toMatchObject({ value: 'main+three', stats: miss });
+    expect(await derive()).toMatchObject({ value: 'main+three', stats: hit });
+
+    // A folder where the log would be: derived every time, never remembered.
+    await rm(wal);
+    await mkdir(wal);
+    expect(await derive()).toMatchObject({ value: 'main+', stats: { factHits: 0, factMisses: 0 } });
+  });
+
   it('moves a corrupt cache file aside, says so and rebuilds it', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'a.jsonl'), 'a\n');

@@ -76,6 +76,32 @@ function decodeEntries(text: string): DirEntry[] {
   return text.split('/').map((s) => ({ name: s.slice(1), kind: kinds[s[0] ?? ''] ?? 'other' }));
 }
 
+/**
+ * Each file's stamp (size, mtime, ctime, inode; `-` when absent or empty) after a NUL, and the
+ * latest change among those present; undefined when one cannot be stat'ed (a folder in the way:
+ * then nothing is remembered).
+ */
+function stamps(paths: readonly string[]): { text: string; changedMs: number } | undefined {
+  let text = '';
+  let changedMs = Number.NEGATIVE_INFINITY;
+  for (const path of paths) {
+    let st: Stats | undefined;
+    try {
+      st = statSync(path, { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+    if (st === undefined || (st.isFile() && st.size === 0)) {
+      text += '\u0000-';
+      continue;
+    }
+    if (!st.isFile()) return undefined;
+    text += `\u0000${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+    changedMs = Math.max(changedMs, st.mtimeMs, st.ctimeMs);
+  }
+  return { text, changedMs };
+}
+
 /** The cache file of one consumer (scan, sweep, keep) under a state root: each keeps its own, so none evicts another's folders. */
 export function discoveryCachePath(stateRoot: string, consumer: string): string {
   return join(stateRoot, 'cache', 'scan', `discovery-${consumer}.json`);
@@ -170,6 +196,7 @@ export class DiscoveryCache implements DiscoveryFs {
     kind: string,
     decode: (value: unknown) => T | undefined,
     compute: () => Promise<T>,
+    also: readonly string[] = [],
   ): Promise<T> {
     // One stat per file and run: a session's main file is derived from by its reader and again for
     // its key, and a file discovery stat'ed comes with that stat. A value computed after the stat
@@ -189,9 +216,18 @@ export class DiscoveryCache implements DiscoveryFs {
       this.statted.set(path, st);
     }
     if (!st.isFile()) return compute();
-    const key = `${kind}\u0000${path}`;
+    const others = stamps(also);
+    if (others === undefined) return compute();
+    // The other files' stamps are part of the key, so a value is found only while they are as they
+    // were; being equal, their times now are their times then, which must be as settled as the file's.
+    const key = `${kind}\u0000${path}${others.text}`;
     const row = this.nextFacts[key] ?? this.facts[key];
-    if (row !== undefined && row[1] === st.size && DiscoveryCache.same(st, row[0], row[2], row[3], row[4])) {
+    if (
+      row !== undefined &&
+      row[1] === st.size &&
+      DiscoveryCache.same(st, row[0], row[2], row[3], row[4]) &&
+      others.changedMs <= row[0] - racyMs
+    ) {
       const value = decode(row[5]);
       if (value !== undefined) {
         this.nextFacts[key] = row;

@@ -2,7 +2,7 @@
 // (its most recently updated top-level session), or an agentlog export of one.
 import { basename, dirname } from 'node:path';
 import { statFile } from '../../fs/stat.js';
-import { num } from '../../json/narrow.js';
+import { num, text } from '../../json/narrow.js';
 import { claimRow } from '../row-session.js';
 import { databaseFiles, parseRowLocator } from '../sqlite-store.js';
 import { readExportHeader } from '../table-export.js';
@@ -22,7 +22,7 @@ async function claimDatabase(database: string, sessionId: string | undefined, op
   );
   if (chosen === null) return null;
   const dataDir = dirname(database);
-  return crushSession(dataDir, database, chosen, await databaseFiles(database), projectOfDataDir(dataDir));
+  return crushSession(dataDir, database, text(chosen, 'id') ?? '', await databaseFiles(database), projectOfDataDir(dataDir));
 }
 
 export async function claimCrush(path: string, opts: CrushOptions): Promise<DiscoveredSession | null> {

@@ -1,10 +1,12 @@
 // Finds Crush sessions: the projects `projects.json` lists, each project's `crush.db`, and in it
 // every top-level session (sub-agent and title sessions nest in their parent and are not listed).
 // A project whose database is gone is skipped; one that cannot be read is reported, the rest listed.
+// Each database's listing is remembered through `fs` while the database is unchanged.
 import { basename, dirname, join } from 'node:path';
 import { statFileSync } from '../../fs/stat.js';
 import { text, type JsonObject } from '../../json/narrow.js';
-import { databaseFiles, databaseProblem, rowLocator } from '../sqlite-store.js';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
+import { databaseFiles, databaseProblem, type ListedRow, listedRows, rowLocator } from '../sqlite-store.js';
 import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import { databaseName, readProjects } from './layout.js';
 import { listSessionRows } from './store.js';
@@ -22,14 +24,7 @@ export function topLevel(rows: readonly JsonObject[]): JsonObject[] {
   });
 }
 
-export function crushSession(
-  home: string,
-  database: string,
-  row: JsonObject,
-  files: SessionFile[],
-  cwd: string | undefined,
-): DiscoveredSession {
-  const id = text(row, 'id') ?? '';
+export function crushSession(home: string, database: string, id: string, files: SessionFile[], cwd: string | undefined): DiscoveredSession {
   return { agent: 'crush', sessionId: id, home, path: rowLocator(database, id), files, ...(cwd === undefined ? {} : { cwd }) };
 }
 
@@ -38,21 +33,25 @@ export function projectOfDataDir(dataDir: string): string | undefined {
   return basename(dataDir) === '.crush' ? dirname(dataDir) : undefined;
 }
 
-export async function discoverCrush(home: string, opts: CrushOptions): Promise<Discovery> {
+export async function discoverCrush(home: string, opts: CrushOptions, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const sessions: DiscoveredSession[] = [];
   for (const project of await readProjects(home, problems)) {
     const database = join(project.dataDir, databaseName);
-    if (statFileSync(database) === null) continue;
-    let rows: JsonObject[];
+    const main = statFileSync(database);
+    if (main === null) continue;
+    let rows: ListedRow[];
     try {
-      rows = await listSessionRows(database, opts.busyTimeoutMs);
+      // Only the ids are kept: the working directory is the project's, from `projects.json`.
+      rows = await listedRows(fs, main, 'crush:top-level', async () =>
+        topLevel(await listSessionRows(database, opts.busyTimeoutMs)).map((r) => ({ id: text(r, 'id') ?? '' })),
+      );
     } catch (error) {
       problems.push(databaseProblem(database, error, 'Crush'));
       continue;
     }
     const files = await databaseFiles(database);
-    for (const row of topLevel(rows)) sessions.push(crushSession(home, database, row, files, project.path));
+    for (const row of rows) sessions.push(crushSession(home, database, row.id, files, project.path));
   }
   return { sessions, problems };
 }

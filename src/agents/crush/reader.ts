@@ -24,7 +24,7 @@ export function createCrushReader(options: Partial<CrushOptions> = {}): AgentRea
       { name: 'XDG_DATA_HOME', default: '~/.local/share', folder: 'crush' },
     ],
     homes: crushHomes,
-    discover: (home) => discoverCrush(home, opts),
+    discover: (home, fs) => discoverCrush(home, opts, fs),
     claim: (path) => claimCrush(path, opts),
 
     async parse(session, ctx) {

@@ -8,7 +8,7 @@ import { claimRow } from '../row-session.js';
 import { databaseFiles, parseRowLocator } from '../sqlite-store.js';
 import { readExportHeader } from '../table-export.js';
 import type { DiscoveredSession } from '../types.js';
-import { databaseSession, legacySession, type GooseOptions } from './discover.js';
+import { databaseSession, legacySession, listedOf, type GooseOptions } from './discover.js';
 import { exportFormat } from './export.js';
 import { databaseName } from './layout.js';
 import { readLegacyHeader } from './legacy.js';
@@ -24,7 +24,7 @@ async function claimDatabase(database: string, sessionId: string | undefined, op
   );
   if (chosen === null) return null;
   // The home is the data directory above `sessions/`, as discovery names it.
-  return databaseSession(dirname(dirname(database)), database, chosen, await databaseFiles(database));
+  return databaseSession(dirname(dirname(database)), database, listedOf(chosen), await databaseFiles(database));
 }
 
 export async function claimGoose(path: string, opts: GooseOptions): Promise<DiscoveredSession | null> {

@@ -21,7 +21,7 @@ export function createGooseReader(options: Partial<GooseOptions> = {}): AgentRea
     aliases: ['block goose'],
     homeVariables: [{ name: 'XDG_DATA_HOME', default: '~/.local/share', folder: 'goose' }],
     homes: gooseHomes,
-    discover: (home) => discoverGoose(home, opts),
+    discover: (home, fs) => discoverGoose(home, opts, fs),
     claim: (path) => claimGoose(path, opts),
 
     async parse(session, ctx) {

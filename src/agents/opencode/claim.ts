@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { num, obj, text, type JsonObject } from '../../json/narrow.js';
 import { statFile } from '../../fs/stat.js';
 import type { DiscoveredSession } from '../types.js';
-import { databaseFiles, databaseSession, treeSession, type OpencodeOptions } from './discover.js';
+import { databaseFiles, databaseSession, listedOf, treeSession, type OpencodeOptions } from './discover.js';
 import { readExportHeader } from './export.js';
 import { maxSessionFileBytes, readJsonFile } from './json-file.js';
 import { scanJsonTree, storageOf } from './json-tree.js';
@@ -38,7 +38,7 @@ async function claimDatabase(database: string, sessionId: string | undefined, op
       ? sessions.find((s) => s.id === sessionId)
       : splitRoots(sessions, (s) => s).roots.sort((a, b) => (b.updatedMs ?? 0) - (a.updatedMs ?? 0))[0];
   if (chosen === undefined) return null;
-  return databaseSession(dirname(database), database, chosen, await databaseFiles(database));
+  return databaseSession(dirname(database), database, listedOf(chosen), await databaseFiles(database));
 }
 
 async function claimSessionFile(path: string): Promise<DiscoveredSession | null> {

@@ -1,11 +1,13 @@
 // Finds OpenCode sessions under a home: the SQLite databases first, then the JSON tree, each
 // session once (a session both hold is read from the database, which is where OpenCode moved it
 // in v1.2, leaving the JSON files behind). Child sessions nest in their parent and are not listed.
+// Each database's listing is remembered through `fs` while the database is unchanged.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { databaseFiles } from '../sqlite-store.js';
+import { type DiscoveryFs, uncachedFs } from '../../fs/dir-listing.js';
+import { databaseFiles, type ListedRow, listedRows } from '../sqlite-store.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
-import type { DiscoveredSession, Discovery, DiscoveryFs, FileProblem, SessionFile } from '../types.js';
+import type { DiscoveredSession, Discovery, FileProblem, SessionFile } from '../types.js';
 import { scanJsonTree, type TreeSession } from './json-tree.js';
 import { databaseLocator } from './locator.js';
 import type { OcSession } from './model.js';
@@ -20,14 +22,23 @@ export interface OpencodeOptions {
 /** The database's files: the database and its write-ahead log, whose growth is the change. */
 export { databaseFiles };
 
-export function databaseSession(home: string, database: string, session: OcSession, files: SessionFile[]): DiscoveredSession {
+/** What discovery keeps of a database session: its id, its parent, its directory. */
+export function listedOf(session: OcSession): ListedRow {
+  return {
+    id: session.id,
+    ...(session.parentId === undefined ? {} : { parentId: session.parentId }),
+    ...(session.directory === undefined ? {} : { cwd: session.directory }),
+  };
+}
+
+export function databaseSession(home: string, database: string, row: ListedRow, files: SessionFile[]): DiscoveredSession {
   return {
     agent: 'opencode',
-    sessionId: session.id,
+    sessionId: row.id,
     home,
-    path: databaseLocator(database, session.id),
+    path: databaseLocator(database, row.id),
     files,
-    ...(session.directory === undefined ? {} : { cwd: session.directory }),
+    ...(row.cwd === undefined ? {} : { cwd: row.cwd }),
   };
 }
 
@@ -57,15 +68,17 @@ async function databaseNames(home: string, problems: FileProblem[]): Promise<str
   }
 }
 
-export async function discoverOpencode(home: string, opts: OpencodeOptions, fs?: DiscoveryFs): Promise<Discovery> {
+export async function discoverOpencode(home: string, opts: OpencodeOptions, fs: DiscoveryFs = uncachedFs): Promise<Discovery> {
   const problems: FileProblem[] = [];
   const sessions: DiscoveredSession[] = [];
   const inDatabase = new Set<string>();
   for (const name of await databaseNames(home, problems)) {
     const path = join(home, name);
-    let listed: OcSession[];
+    let listed: ListedRow[];
     try {
-      listed = await listDatabaseSessions(path, opts.busyTimeoutMs);
+      listed = await listedRows(fs, path, 'opencode:sessions', async () =>
+        (await listDatabaseSessions(path, opts.busyTimeoutMs)).map(listedOf),
+      );
     } catch (error) {
       problems.push(databaseProblem(path, error));
       continue;

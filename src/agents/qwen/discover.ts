@@ -7,6 +7,7 @@ import { forEachLineSync, readFirstLineSync } from '../../fs/read-lines.js';
 import { statFileSync } from '../../fs/stat.js';
 import { errorMessage, isNotFound } from '../../fs/errors.js';
 import { parseObjectLine, text } from '../../json/narrow.js';
+import { decodeCwd } from '../remembered-cwd.js';
 import type { DiscoveredSession, Discovery, FileProblem } from '../types.js';
 import { isQwenLine } from './chat-record.js';
 import { chatId, chatsDirName, homeOfChat, projectsDirName } from './layout.js';
@@ -25,12 +26,6 @@ function listDir(fs: DiscoveryFs, dir: string, problems: FileProblem[]): string[
     if (!isNotFound(error)) problems.push({ path: dir, kind: 'unreadable', reason: errorMessage(error) });
     return [];
   }
-}
-
-/** A remembered working directory (`{ cwd }`, null for none). */
-function decodeCwd(value: unknown): { cwd: string | null } | undefined {
-  if (typeof value !== 'object' || value === null || !('cwd' in value)) return undefined;
-  return value.cwd === null || typeof value.cwd === 'string' ? { cwd: value.cwd } : undefined;
 }
 
 /** Describes one chat file, or null when it is gone. The first record names the working directory. */

@@ -1,8 +1,9 @@
 // Test fixtures: Crush's `crush.db` with the schema its migrations build (internal/db/migrations,
 // 20250424200609 … 20260127000000, commit 37f36e93), the rows Crush writes, and `projects.json`.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { withWriter } from '../../../../test/support/sqlite.js';
 
 /** The schema after every migration, as `goose up` leaves it (triggers included). */
 export const crushSchema = `
@@ -121,39 +122,41 @@ export function assistant(id: string, at: number, parts: CrushPartFixture[], mod
 
 /** Creates `path` with Crush's schema (WAL, as Crush runs it) and the sessions given. */
 export function writeCrushDatabase(path: string, sessions: readonly CrushSessionFixture[]): void {
-  const db = new Database(path);
-  try {
+  withWriter(path, (db) => {
     db.pragma('journal_mode = wal');
     db.exec(crushSchema);
-    const addSession = db.prepare(
-      'INSERT INTO sessions (id, parent_session_id, title, message_count, prompt_tokens, completion_tokens, cost, summary_message_id, updated_at, created_at) VALUES (?, ?, ?, 0, ?, ?, ?, NULL, ?, ?)',
-    );
-    const addMessage = db.prepare(
-      'INSERT INTO messages (id, session_id, role, parts, model, provider, is_summary_message, created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    db.transaction(() => {
-      for (const s of sessions) {
-        addSession.run(s.id, s.parentId ?? null, s.title, s.promptTokens ?? 0, s.completionTokens ?? 0, s.cost ?? 0, s.at, s.at);
-        for (const m of s.messages) {
-          const finished = m.parts.find((p) => p.type === 'finish');
-          addMessage.run(
-            m.id,
-            s.id,
-            m.role,
-            JSON.stringify(m.parts),
-            m.model ?? null,
-            m.model === undefined ? null : 'anthropic',
-            m.summary === true ? 1 : 0,
-            m.at,
-            m.at,
-            finished === undefined ? null : m.at + 1,
-          );
-        }
+    insertCrushSessions(db, sessions);
+  });
+}
+
+/** Inserts the sessions with their messages, in one transaction, into a database of this schema. */
+export function insertCrushSessions(db: Database.Database, sessions: readonly CrushSessionFixture[]): void {
+  const addSession = db.prepare(
+    'INSERT INTO sessions (id, parent_session_id, title, message_count, prompt_tokens, completion_tokens, cost, summary_message_id, updated_at, created_at) VALUES (?, ?, ?, 0, ?, ?, ?, NULL, ?, ?)',
+  );
+  const addMessage = db.prepare(
+    'INSERT INTO messages (id, session_id, role, parts, model, provider, is_summary_message, created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  db.transaction(() => {
+    for (const s of sessions) {
+      addSession.run(s.id, s.parentId ?? null, s.title, s.promptTokens ?? 0, s.completionTokens ?? 0, s.cost ?? 0, s.at, s.at);
+      for (const m of s.messages) {
+        const finished = m.parts.find((p) => p.type === 'finish');
+        addMessage.run(
+          m.id,
+          s.id,
+          m.role,
+          JSON.stringify(m.parts),
+          m.model ?? null,
+          m.model === undefined ? null : 'anthropic',
+          m.summary === true ? 1 : 0,
+          m.at,
+          m.at,
+          finished === undefined ? null : m.at + 1,
+        );
       }
-    })();
-  } finally {
-    db.close();
-  }
+    }
+  })();
 }
 
 /** Writes `projects.json` in Crush's global data directory (internal/projects/projects.go). */

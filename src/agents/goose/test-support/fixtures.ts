@@ -1,8 +1,9 @@
 // Test fixtures: Goose's `sessions/sessions.db` with the schema `create_schema` builds (session/
 // storage.rs at commit 865e4a03, schema version 13), and legacy `sessions/<id>.jsonl` files.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withWriter } from '../../../../test/support/sqlite.js';
 
 export const gooseSchema = `
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -113,46 +114,48 @@ export async function writeGooseDatabase(home: string, sessions: readonly GooseS
   const dir = join(home, 'sessions');
   await mkdir(dir, { recursive: true });
   const path = join(dir, 'sessions.db');
-  const db = new Database(path);
-  try {
+  withWriter(path, (db) => {
     db.pragma('journal_mode = wal');
     db.exec(gooseSchema);
-    const addSession = db.prepare(
-      `INSERT INTO sessions (id, name, user_set_name, session_type, working_dir, created_at, updated_at, extension_data,
-         total_tokens, input_tokens, output_tokens, accumulated_total_tokens, accumulated_input_tokens, accumulated_output_tokens,
-         accumulated_cost, provider_name, model_config_json, goose_mode)
-       VALUES (?, ?, FALSE, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?, 'anthropic', ?, 'auto')`,
-    );
-    const addMessage = db.prepare(
-      'INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    db.transaction(() => {
-      for (const s of sessions) {
-        const input = s.inputTokens ?? 0;
-        const output = s.outputTokens ?? 0;
-        addSession.run(
-          s.id,
-          s.name,
-          s.type ?? 'user',
-          s.workingDir,
-          s.createdAt,
-          s.createdAt,
-          Math.min(input + output, 5000),
-          Math.min(input, 4000),
-          Math.min(output, 1000),
-          input + output,
-          input,
-          output,
-          s.cost ?? null,
-          JSON.stringify({ model_name: s.model ?? 'claude-sonnet-4-5', context_limit: 200000, temperature: null, max_tokens: null }),
-        );
-        for (const m of s.messages) addMessage.run(m.id, s.id, m.role, JSON.stringify(m.content), m.created, metadataOf(m));
-      }
-    })();
-  } finally {
-    db.close();
-  }
+    insertGooseSessions(db, sessions);
+  });
   return path;
+}
+
+/** Inserts the sessions with their messages, in one transaction, into a database of this schema. */
+export function insertGooseSessions(db: Database.Database, sessions: readonly GooseSessionFixture[]): void {
+  const addSession = db.prepare(
+    `INSERT INTO sessions (id, name, user_set_name, session_type, working_dir, created_at, updated_at, extension_data,
+       total_tokens, input_tokens, output_tokens, accumulated_total_tokens, accumulated_input_tokens, accumulated_output_tokens,
+       accumulated_cost, provider_name, model_config_json, goose_mode)
+     VALUES (?, ?, FALSE, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, ?, ?, 'anthropic', ?, 'auto')`,
+  );
+  const addMessage = db.prepare(
+    'INSERT INTO messages (message_id, session_id, role, content_json, created_timestamp, metadata_json) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  db.transaction(() => {
+    for (const s of sessions) {
+      const input = s.inputTokens ?? 0;
+      const output = s.outputTokens ?? 0;
+      addSession.run(
+        s.id,
+        s.name,
+        s.type ?? 'user',
+        s.workingDir,
+        s.createdAt,
+        s.createdAt,
+        Math.min(input + output, 5000),
+        Math.min(input, 4000),
+        Math.min(output, 1000),
+        input + output,
+        input,
+        output,
+        s.cost ?? null,
+        JSON.stringify({ model_name: s.model ?? 'claude-sonnet-4-5', context_limit: 200000, temperature: null, max_tokens: null }),
+      );
+      for (const m of s.messages) addMessage.run(m.id, s.id, m.role, JSON.stringify(m.content), m.created, metadataOf(m));
+    }
+  })();
 }
 
 /** Writes a legacy `<home>/sessions/<id>.jsonl`: the metadata line, then one message per line. */

@@ -1,8 +1,9 @@
 // Test fixtures: one OpenCode session description written either as a SQLite database with the
 // schema of OpenCode v1.2's first migration, or as the JSON tree under `storage/`.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withWriter } from '../../../../test/support/sqlite.js';
 
 export interface FixturePart {
   id: string;
@@ -56,29 +57,31 @@ export function writeDatabase(
   journal: 'wal' | 'delete' = 'wal',
   encoding: 'UTF-8' | 'UTF-16le' = 'UTF-8',
 ): void {
-  const db = new Database(path);
-  try {
+  withWriter(path, (db) => {
     db.pragma(`encoding = '${encoding}'`);
     db.pragma(`journal_mode = ${journal}`);
     db.exec(opencodeSchema);
     db.prepare("INSERT INTO project VALUES ('proj', '/work', 'git', NULL, NULL, NULL, 1, 1, NULL, '[]')").run();
-    const addSession = db.prepare(
-      'INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    const addMessage = db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)');
-    const addPart = db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)');
-    db.transaction(() => {
-      for (const s of sessions) {
-        addSession.run(s.id, 'proj', s.parentId ?? null, s.id.toLowerCase(), s.directory, s.title, '1.2.0', s.created, s.updated);
-        for (const m of s.messages) {
-          addMessage.run(m.id, s.id, m.created, m.created, JSON.stringify(m.data));
-          for (const p of m.parts) addPart.run(p.id, m.id, s.id, m.created, m.created, JSON.stringify(p.data));
-        }
+    insertSessions(db, sessions);
+  });
+}
+
+/** Inserts the sessions with their messages, in one transaction, into a database of this schema. */
+export function insertSessions(db: Database.Database, sessions: readonly FixtureSession[]): void {
+  const addSession = db.prepare(
+    'INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const addMessage = db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)');
+  const addPart = db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (const s of sessions) {
+      addSession.run(s.id, 'proj', s.parentId ?? null, s.id.toLowerCase(), s.directory, s.title, '1.2.0', s.created, s.updated);
+      for (const m of s.messages) {
+        addMessage.run(m.id, s.id, m.created, m.created, JSON.stringify(m.data));
+        for (const p of m.parts) addPart.run(p.id, m.id, s.id, m.created, m.created, JSON.stringify(p.data));
       }
-    })();
-  } finally {
-    db.close();
-  }
+    }
+  })();
 }
 
 /** Writes the sessions as OpenCode's JSON tree under `storage` (parts in per-message folders). */
