@@ -2,7 +2,7 @@
 // and learn what decides how they are read (the era boundary, wrapper identity, which agent-input
 // row a sidecar still belongs to). Drift is counted, never thrown.
 import { type JsonObject, num, parseObjectLine, str } from '../../json/narrow.js';
-import { decodeLine, forEachRawLine, type LineInfo } from '../../fs/read-lines.js';
+import { forEachLine, type LineInfo } from '../../fs/read-lines.js';
 import { toLogRow, type LogRow } from './log-row.js';
 import { TelemetrySkim } from './telemetry-skim.js';
 import { generalRows, isKnownRow, isRecordRow } from './vocabulary.js';
@@ -64,18 +64,18 @@ class LogCollector {
   private maxMs = Number.NaN;
   private readonly skim = new TelemetrySkim();
 
-  raw(buf: Buffer, start: number, end: number, info: LineInfo): void {
+  line(textLine: string, info: LineInfo): void {
     // Skipped oversized lines leave a gap in offsets: count it as one line so numbers stay close.
     this.lineNo += info.offset > this.expected ? 2 : 1;
     this.expected = info.end;
     // A quarter of the rows are telemetry the record never uses: only that they are rows and their
-    // time count, read from the bytes when the line is in the writer's plain shape.
-    if (info.complete && this.skim.accepts(buf, start, end)) {
+    // time count, read without a parse when the line is in the writer's plain shape.
+    if (info.complete && this.skim.accepts(textLine)) {
       this.events++;
       this.noteTime(this.skim.tsMs);
       return;
     }
-    this.line(decodeLine(buf, start, end), info);
+    this.parsed(textLine, info);
   }
 
   private noteTime(tsMs: number | undefined): void {
@@ -85,7 +85,7 @@ class LogCollector {
     if (!(tsMs <= this.maxMs)) this.maxMs = tsMs;
   }
 
-  private line(textLine: string, info: LineInfo): void {
+  private parsed(textLine: string, info: LineInfo): void {
     if (textLine === '') return;
     const obj = parseObjectLine(textLine);
     // A row is what `toLogRow` narrows: one with a non-empty `event`. Telemetry the skim left to the
@@ -126,7 +126,7 @@ class LogCollector {
 
 export async function readLog(path: string): Promise<LogRead> {
   const c = new LogCollector();
-  const r = forEachRawLine(path, (buf, start, end, info) => c.raw(buf, start, end, info), { maxLineBytes: maxRowBytes });
+  const r = await forEachLine(path, (textLine, info) => c.line(textLine, info), { maxLineBytes: maxRowBytes });
   return {
     rows: c.rows,
     facts: c.finalFacts(),

@@ -13,8 +13,7 @@ import { isRecordRow, otherKnownRows, recordRows } from './vocabulary.js';
 
 function accepts(line: string): { ok: boolean; tsMs: number | undefined } {
   const skim = new TelemetrySkim();
-  const b = Buffer.from(`xx${line}yy`);
-  const ok = skim.accepts(b, 2, b.length - 2);
+  const ok = skim.accepts(line);
   return { ok, tsMs: ok ? skim.tsMs : undefined };
 }
 
@@ -61,9 +60,20 @@ describe('the telemetry skim', () => {
       serialiseEvent({ ...plain, data: { f: 0.5 } }),
       turnStart.slice(0, 60),
       `${turnStart.slice(0, 70)}${turnStart}`,
-      `${turnStart}\r`,
+      `${turnStart}\n`,
       ` ${turnStart}`,
       turnStart.replace('"ts_ms":1796228408360', '"ts_ms":01796228408360'),
+      turnStart.replace('"ts_ms":1796228408360', '"ts_ms":1796228408360000'),
+      // A backslash before a closing quote escapes it: the string, and the line, would run on.
+      turnStart.replace('"ts":"16:20:08.360"', '"ts":"16:20:08.360\\"'),
+      turnStart.replace('"budget_pct"', '"budget_pct\\"'),
+      serialiseEvent({ ...plain, message: 'ends in a backslash\\' }),
+      // A key written twice reads as its last value in a parse: not the writer's shape.
+      turnStart.replace('"ts_ms":1796228408360', '"ts_ms":1,"ts_ms":1796228408360'),
+      // Whatever follows the row's closing brace is not one row.
+      `${turnStart}x`,
+      `${turnStart}${turnStart}`,
+      turnStart.slice(0, -1),
     ]) {
       expect(accepts(line).ok, line).toBe(false);
     }
