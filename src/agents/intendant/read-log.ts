@@ -4,7 +4,6 @@
 import { type JsonObject, num, parseObjectLine, str } from '../../json/narrow.js';
 import { forEachLine, type LineInfo } from '../../fs/read-lines.js';
 import { toLogRow, type LogRow } from './log-row.js';
-import { TelemetrySkim } from './telemetry-skim.js';
 import { generalRows, isKnownRow, isRecordRow } from './vocabulary.js';
 
 /** A line longer than this is skipped and counted (real rows are small; bulk lives in sidecars). */
@@ -62,34 +61,15 @@ class LogCollector {
   /** Least and greatest `ts_ms` so far (NaN: none yet), kept here so `facts` keeps one shape while rows are read. */
   private minMs = Number.NaN;
   private maxMs = Number.NaN;
-  private readonly skim = new TelemetrySkim();
 
   line(textLine: string, info: LineInfo): void {
     // Skipped oversized lines leave a gap in offsets: count it as one line so numbers stay close.
     this.lineNo += info.offset > this.expected ? 2 : 1;
     this.expected = info.end;
-    // A quarter of the rows are telemetry the record never uses: only that they are rows and their
-    // time count, read without a parse when the line is in the writer's plain shape.
-    if (info.complete && this.skim.accepts(textLine)) {
-      this.events++;
-      this.noteTime(this.skim.tsMs);
-      return;
-    }
-    this.parsed(textLine, info);
-  }
-
-  private noteTime(tsMs: number | undefined): void {
-    if (tsMs === undefined) return;
-    // (NaN compares false: the first time is taken by the `!(… >= …)` form.)
-    if (!(tsMs >= this.minMs)) this.minMs = tsMs;
-    if (!(tsMs <= this.maxMs)) this.maxMs = tsMs;
-  }
-
-  private parsed(textLine: string, info: LineInfo): void {
     if (textLine === '') return;
     const obj = parseObjectLine(textLine);
-    // A row is what `toLogRow` narrows: one with a non-empty `event`. Telemetry the skim left to the
-    // parse is read no further than its event and time, with no row built.
+    // A row is what `toLogRow` narrows: one with a non-empty `event`. A quarter of the rows are
+    // telemetry the record never uses: only their event and time are read, with no row built.
     const e = obj === undefined ? undefined : str(obj, 'event');
     if (obj === undefined || e === undefined || e === '') {
       if (!info.complete) this.tornTail = true;
@@ -97,7 +77,12 @@ class LogCollector {
       return;
     }
     this.events++;
-    this.noteTime(num(obj, 'ts_ms'));
+    const tsMs = num(obj, 'ts_ms');
+    if (tsMs !== undefined) {
+      // (NaN compares false: the first time is taken by the `!(… >= …)` form.)
+      if (!(tsMs >= this.minMs)) this.minMs = tsMs;
+      if (!(tsMs <= this.maxMs)) this.maxMs = tsMs;
+    }
     if (!isKnownRow(e)) this.unknownEvents.set(e, (this.unknownEvents.get(e) ?? 0) + 1);
     if (isRecordRow(e)) this.keep(obj, e);
   }
