@@ -51,28 +51,57 @@ export function serialiseEvent(e: LogEvent): string {
 }
 
 /**
- * Narrows a parsed line to a LogEvent: the one reading of a `session.jsonl` row, for this library's
- * replay and for the Intendant reader alike. Undefined when `event` is missing or empty (the writer
- * never writes one: such a line is not a log row). A row without `ts` reads with `ts: ''`; a field of
- * the wrong type reads as absent (drift is tolerated, never guessed at).
+ * A row of `session.jsonl` as a reader keeps it: `toLogEvent`'s reading with every field on the
+ * object (an absent one undefined) and the row's 1-based line in the file.
  */
-export function toLogEvent(obj: JsonObject): LogEvent | undefined {
+export interface LoggedRow {
+  ts: string;
+  ts_ms: number | undefined;
+  turn: number | undefined;
+  event: string;
+  level: Level | string | undefined;
+  message: string | undefined;
+  data: JsonObject | undefined;
+  file: string | undefined;
+  file2: string | undefined;
+  line: number;
+}
+
+/**
+ * Narrows a parsed line to a `LoggedRow`: the one reading of a `session.jsonl` row, for this
+ * library's replay and for the Intendant reader alike. Undefined when `event` is missing or empty
+ * (the writer never writes one: such a line is not a log row). A row without `ts` reads with `ts: ''`;
+ * a field of the wrong type reads as absent (drift is tolerated, never guessed at). Every field is on
+ * the object in one order, so a reader keeping thousands of rows reads them all through one shape.
+ */
+export function toLoggedRow(obj: JsonObject, line: number): LoggedRow | undefined {
   const event = str(obj, 'event');
   if (event === undefined || event === '') return undefined;
-  const e: LogEvent = { ts: str(obj, 'ts') ?? '', event };
-  const tsMs = num(obj, 'ts_ms');
-  if (tsMs !== undefined) e.ts_ms = tsMs;
-  const turn = num(obj, 'turn');
-  if (turn !== undefined) e.turn = turn;
-  const level = str(obj, 'level');
-  if (level !== undefined) e.level = level;
-  const message = str(obj, 'message');
-  if (message !== undefined) e.message = message;
-  const data = asObject(obj.data);
-  if (data !== undefined) e.data = data;
-  const file = str(obj, 'file');
-  if (file !== undefined) e.file = file;
-  const file2 = str(obj, 'file2');
-  if (file2 !== undefined) e.file2 = file2;
+  return {
+    ts: str(obj, 'ts') ?? '',
+    ts_ms: num(obj, 'ts_ms'),
+    turn: num(obj, 'turn'),
+    event,
+    level: str(obj, 'level'),
+    message: str(obj, 'message'),
+    data: asObject(obj.data),
+    file: str(obj, 'file'),
+    file2: str(obj, 'file2'),
+    line,
+  };
+}
+
+/** `toLoggedRow`'s reading as a LogEvent: absent fields left out, as the writer leaves them out of a line. */
+export function toLogEvent(obj: JsonObject): LogEvent | undefined {
+  const r = toLoggedRow(obj, 0);
+  if (r === undefined) return undefined;
+  const e: LogEvent = { ts: r.ts, event: r.event };
+  if (r.ts_ms !== undefined) e.ts_ms = r.ts_ms;
+  if (r.turn !== undefined) e.turn = r.turn;
+  if (r.level !== undefined) e.level = r.level;
+  if (r.message !== undefined) e.message = r.message;
+  if (r.data !== undefined) e.data = r.data;
+  if (r.file !== undefined) e.file = r.file;
+  if (r.file2 !== undefined) e.file2 = r.file2;
   return e;
 }

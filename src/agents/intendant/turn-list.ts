@@ -119,14 +119,21 @@ export class TurnList {
   /** Cuts every turn after seq `cut`; the cut messages stay listed, superseded. Returns the cut calls. */
   rewind(cut: number): Set<DraftCall> {
     const gone = new Set<DraftCall>();
-    this.turns = this.turns.filter((t) => {
+    // Kept turns move up in place: a session rewinds tens of times, and a new list of every turn
+    // each time was ~0.8 of the ~79 MB a cold scan of the bench home allocates (sampled).
+    const turns = this.turns;
+    let kept = 0;
+    for (const t of turns) {
       const key = t.message !== undefined ? t.message.cutKey : t.anchor;
-      if (key === undefined || key <= cut) return true;
+      if (key === undefined || key <= cut) {
+        turns[kept++] = t;
+        continue;
+      }
       if (t.message !== undefined) t.message.superseded = true;
       for (const c of t.calls ?? []) gone.add(c);
       if (t === this.lastAssistant) this.lastAssistant = undefined;
-      return false;
-    });
+    }
+    turns.length = kept;
     this.anchor = cut;
     return gone;
   }
