@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
@@ -26,6 +26,35 @@ describe('the session index', () => {
     expect(await writeSessionIndex(state, 't', [...roots].reverse(), [...sessions].reverse(), later)).toBeNull();
     const second = await stat(sessionIndexPath(state));
     expect({ ino: second.ino, mtimeMs: second.mtimeMs }).toEqual({ ino: first.ino, mtimeMs: first.mtimeMs });
+  });
+
+  it('holds while a shared database file is only opened (its ctime moves), not once it grows', async () => {
+    const root = await tempDir();
+    const state = join(root, 'state');
+    const home = join(root, 'db');
+    await mkdir(home, { recursive: true });
+    // Two sessions read from one file, as from a database and its write-ahead log.
+    const shared = join(home, 'store.db-wal');
+    await writeFile(shared, '');
+    const sessions = ['one', 'two'].map((id) => {
+      const session: DiscoveredSession = {
+        agent: 'goose',
+        sessionId: id,
+        home,
+        path: `${shared}#${id}`,
+        files: [{ path: shared, size: 0, mtimeMs: 1 }],
+      };
+      return { session, key: `k-${id}` };
+    });
+    const later = () => Date.now() + 86_400_000;
+    await writeSessionIndex(state, 't', [{ agent: 'goose', path: home }], sessions, later);
+    // SQLite's read-only open and close of an empty log leaves its size and mtime, and moves its ctime.
+    const before = await stat(shared);
+    await chmod(shared, before.mode);
+    expect((await stat(shared)).ctimeMs).not.toBe(before.ctimeMs);
+    expect(readSessionIndex(state, 't')?.unchanged()).toBe(true);
+    await appendFile(shared, 'a new session');
+    expect(readSessionIndex(state, 't')?.unchanged()).toBe(false);
   });
 });
 

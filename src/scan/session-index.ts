@@ -38,7 +38,7 @@ interface IndexFile {
    * mtime back, never the ctime.
    */
   folders: Record<string, number>;
-  /** Files several sessions are read from (a database): `size:mtimeMs:ctimeMs`, as a new session there changes no folder. */
+  /** Files several sessions are read from (a database): `size:mtimeMs`, as a new session there changes no folder. */
   containers: Record<string, string>;
 }
 
@@ -131,7 +131,9 @@ function folderStamp(path: string, now: number, listed?: FolderSeen): number {
 
 function containerStamp(path: string): string {
   const st = statSync(path, { throwIfNoEntry: false });
-  return st === undefined ? 'absent' : `${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  // Size and mtime, not the ctime: SQLite's read-only open and close of an empty write-ahead log
+  // moves its ctime, so any reader of the database (a `show`) would send the next prefix to a walk.
+  return st === undefined ? 'absent' : `${st.size}:${st.mtimeMs}`;
 }
 
 /**
