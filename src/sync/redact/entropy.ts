@@ -1,6 +1,6 @@
 // The unlabelled detector: long runs of key-alphabet characters that look random (Shannon entropy
 // per character, mixed case and digits), minus the shapes that are not secrets (data URIs, URLs).
-import type { Finding } from './classes.js';
+import { type Finding, tokenPattern } from './classes.js';
 
 /** A run shorter than this is never called a secret (livingbrain-redact: 32). */
 export const minEntropyRun = 32;
@@ -46,23 +46,17 @@ function mixedClasses(text: string, start: number, end: number): boolean {
   return false;
 }
 
-const tokenHead = '[REDACTED:';
+/** A replacement token that ends the text, as `tokenPattern` matches one anywhere. */
+const tokenAtEnd = new RegExp(`${tokenPattern.source}$`);
+/** The longest text `tokenPattern` matches: `[REDACTED:`, 32 letters of a class name, `]`. */
+const maxTokenLength = '[REDACTED:]'.length + 32;
 
 /** Where the replacement token ending at `end` (exclusive, at its `]`) starts, or -1 if none ends there. */
 function tokenStartBefore(text: string, end: number): number {
-  if (text.charCodeAt(end - 1) !== 93) return -1;
-  // The class name: 1 to 32 of [a-z_], as tokenPattern says.
-  let colon = end - 2;
-  while (colon >= 0 && end - 2 - colon <= 32) {
-    const c = text.charCodeAt(colon);
-    if (c === 58) break;
-    if (!((c >= 97 && c <= 122) || c === 95)) return -1;
-    colon--;
-  }
-  const nameLength = end - 2 - colon;
-  if (colon < 0 || nameLength < 1 || nameLength > 32) return -1;
-  const head = colon - (tokenHead.length - 1);
-  return head >= 0 && text.startsWith(tokenHead, head) ? head : -1;
+  if (text.charCodeAt(end - 1) !== 93 /* ] */) return -1;
+  const from = Math.max(0, end - maxTokenLength);
+  const m = tokenAtEnd.exec(text.slice(from, end));
+  return m === null ? -1 : from + m.index;
 }
 
 /**
