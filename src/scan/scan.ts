@@ -269,7 +269,8 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
       roots.splice(0, roots.length, ...others.slice(0, at), ...mine, ...others.slice(at));
     }
   }
-  await cache.save(new Set(opts.agents.map((a) => a.reader.id)));
+  const looked = new Set(opts.agents.map((a) => a.reader.id));
+  await cache.save(looked);
   const listed = found.listedCtimes();
   await found.save();
   cache.problems.push(...found.problems);
@@ -290,7 +291,7 @@ export async function scan(opts: ScanOptions): Promise<ScanReport> {
       keyed,
       () => clock.now(),
       (dir) => listed.get(dir),
-      new Set(opts.agents.map((a) => a.reader.id)),
+      looked,
     );
     if (indexProblem !== null) cache.problems.push(indexProblem);
   }

@@ -172,7 +172,10 @@ export async function writeSessionIndex(
   const path = sessionIndexPath(stateRoot);
   // `scan --agent` looks at some agents: the others' part of the index stays, or `show` of one of
   // their sessions would walk every home until the next full scan.
-  const kept = agentIds.every((id) => looked.has(id)) ? null : carried(path, readerVersion, looked);
+  const partial = !agentIds.every((id) => looked.has(id));
+  // The index there, read once: what a partial scan carries over, and what the new text is compared with.
+  const there = partial ? indexText(path) : undefined;
+  const kept = there === undefined || there === null ? null : carried(there, readerVersion, looked);
   const homes = [...roots.map((r) => homeKey(r.agent, r.path)), ...(kept?.homes ?? [])].sort(byText);
   const rows = [...sessions]
     .sort((a, b) => byAgentThenPath(a.session, b.session))
@@ -202,12 +205,7 @@ export async function writeSessionIndex(
     folders[dir] = dirs.has(dir) ? folderStamp(dir, at, listedCtime(dir)) : (kept?.folders[dir] ?? absent);
   const body: IndexFile = { version: sessionIndexVersion, readerVersion, homes, sessions: rows, folders, containers };
   const text = JSON.stringify(body);
-  let before: string | null = null;
-  try {
-    before = readFileSync(path, 'utf8');
-  } catch {
-    // Absent or unreadable: written below.
-  }
+  const before = there === undefined ? indexText(path) : there;
   // No digest while a folder is racy: the next scan records it again, once its ctime proves something.
   const settled = !Object.values(folders).includes(racy);
   if (before === text) {
@@ -232,15 +230,24 @@ export async function writeSessionIndex(
   return null;
 }
 
+/** The index file's text, or null when it is absent or unreadable (then it is written anew). */
+function indexText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The part of the index at `path` that belongs to agents this scan did not look at: their homes and
+ * The part of the index `text` that belongs to agents this scan did not look at: their homes and
  * sessions, and the folders and shared files under those homes with the stamps that scan recorded
  * (a lookup still finds any of them changed since). Nothing from an absent, other or broken index.
  */
-function carried(path: string, readerVersion: string, looked: ReadonlySet<string>): Omit<IndexFile, 'version' | 'readerVersion'> | null {
+function carried(text: string, readerVersion: string, looked: ReadonlySet<string>): Omit<IndexFile, 'version' | 'readerVersion'> | null {
   let old: IndexFile | null;
   try {
-    old = asIndexFile(JSON.parse(readFileSync(path, 'utf8')));
+    old = asIndexFile(JSON.parse(text));
   } catch {
     return null;
   }
