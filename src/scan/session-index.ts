@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, normalize, sep } from 'node:path';
 import type { DiscoveredSession, FileProblem } from '../agents/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { errorMessage } from '../fs/errors.js';
@@ -253,8 +253,15 @@ function carried(text: string, readerVersion: string, looked: ReadonlySet<string
   }
   if (old === null || old.readerVersion !== readerVersion) return null;
   const homes = old.homes.filter((h) => !looked.has(h.slice(0, h.indexOf('\u0000'))));
-  const under = homes.map((h) => h.slice(h.indexOf('\u0000') + 1));
-  const inHomes = (p: string): boolean => under.some((home) => p === home || p.startsWith(home.endsWith(sep) ? home : home + sep));
+  // A path is in a home when it or a folder above it is one: a walk up the path, not a test of every
+  // home per path (Aider alone has one home per known project: ~45 ms for the bench home's folders).
+  const under = new Set(homes.map((h) => normalize(h.slice(h.indexOf('\u0000') + 1) + sep).slice(0, -1) || sep));
+  const inHomes = (p: string): boolean => {
+    for (let dir = p; ; dir = dirname(dir)) {
+      if (under.has(dir)) return true;
+      if (dirname(dir) === dir) return false;
+    }
+  };
   const pick = <T>(table: Record<string, T>): Record<string, T> => {
     const out: Record<string, T> = {};
     for (const [k, v] of Object.entries(table)) if (inHomes(k)) out[k] = v;
