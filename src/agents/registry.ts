@@ -41,6 +41,9 @@ const byId: { readonly [A in AgentId]: AgentReader } = {
   cursor: cursorReader,
 };
 
+/** Every reader, in the order `claim` tries them (the order of `agentIds`). */
+export const everyReader: readonly AgentReader[] = agentIds.map((id) => byId[id]);
+
 /** One agent's reader. */
 export async function loadReader(id: AgentId): Promise<AgentReader> {
   return byId[id];

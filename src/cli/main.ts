@@ -4,5 +4,8 @@
 import { processContext } from './context.js';
 import { run } from './run.js';
 
-const code = await run(process.argv.slice(2), processContext());
-process.exitCode = code;
+// No top-level await: the bundle is CommonJS, which has none (scripts/bundle.mjs). `run` turns every
+// error into an exit code, so it does not reject.
+void run(process.argv.slice(2), processContext()).then((code) => {
+  process.exitCode = code;
+});
