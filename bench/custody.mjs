@@ -7,9 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Catalog } from '../dist/custody/index.js';
-import { agentHomes } from '../dist/cli/context.js';
 import { loadReaders } from '../dist/agents/registry.js';
 import { agentEnv } from './run.mjs';
 
@@ -24,6 +23,7 @@ const row = (label, value, baseLabel, baseValue, ratio) =>
 const now = () => performance.now();
 
 const env = { ...agentEnv(home, ''), GEMINI_CLI_HOME: home };
+const agentHomes = (lookup, readers) => readers.map((reader) => ({ reader, homes: reader.homes(lookup).map((h) => resolve(h)) }));
 const agents = agentHomes({ env: (n) => (env[n] === undefined || env[n] === '' ? undefined : env[n]), homedir: home }, await loadReaders());
 
 /** Bytes of every regular file under a folder (custody's own files left out). */
