@@ -8,7 +8,7 @@ import { linkOnPath } from '../fs/stat.js';
 import type { AgentId } from '../record/types.js';
 import type { AgentSource } from './resolve.js';
 import { sessionKey } from './session-key.js';
-import { homeKey, type IndexedSession, readSessionIndex, type SessionIndex } from './session-index.js';
+import { homeKey, type IndexedSession, indexedById, readSessionIndex, type SessionIndex } from './session-index.js';
 
 /** Where the scan cache lives and which readers wrote it (an index of another version is ignored). */
 export interface CacheLookupOptions {
@@ -72,12 +72,18 @@ export async function lookupCachedId(
   opts: CacheLookupOptions,
 ): Promise<{ reader: AgentReader; session: DiscoveredSession } | null> {
   if (target === '') return null;
-  const index = readSessionIndex(opts.stateRoot, opts.readerVersion);
-  if (index === null) return null;
-  const found = candidates(target, source.ids, index.sessions);
+  // An exact id is found from its own line of the index; only a prefix needs all of it.
+  const exact = indexedById(opts.stateRoot, opts.readerVersion, target)?.filter((s) => (source.ids as readonly string[]).includes(s.agent));
+  let found = exact ?? [];
+  if (found.length === 0) {
+    const index = readSessionIndex(opts.stateRoot, opts.readerVersion);
+    if (index === null) return null;
+    found = candidates(target, source.ids, index.sessions);
+    const first = found[0];
+    if (first !== undefined && found.length === 1 && first.id !== target && !(await onlyIndexedShare(target, index, source))) return null;
+  }
   const only = found[0];
   if (only === undefined || found.length > 1) return null;
-  if (only.id !== target && !(await onlyIndexedShare(target, index, source))) return null;
   const [agent] = await source.load([only.agent as AgentId]);
   if (agent === undefined || agent.reader.id !== only.agent) return null;
   const session = await verified(only, agent);

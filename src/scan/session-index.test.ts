@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp.js';
 import type { DiscoveredSession } from '../agents/types.js';
-import { readSessionIndex, sessionIndexPath, writeSessionIndex } from './session-index.js';
+import { indexedById, readSessionIndex, sessionIndexPath, writeSessionIndex } from './session-index.js';
 
 describe('the session index', () => {
   it('is left alone when a scan finds the same sessions in another order', async () => {
@@ -125,5 +125,65 @@ describe('the session index digest', () => {
     await utimes(folder, 1000, 1000);
     await writeSessionIndex(state, 't', roots(root), sessions, later);
     expect(readSessionIndex(state, 't')?.unchanged()).toBe(true);
+  });
+
+  it('finds an exact id from its own line, whatever the id holds, and nothing from another version or a damaged line', async () => {
+    const root = await tempDir();
+    const state = join(root, 'state');
+    const home = join(root, 'home');
+    await mkdir(home, { recursive: true });
+    // Ids a file name may carry: quotes, a bracket, a newline, a comma, a backslash, non-ASCII.
+    const ids = ['plain-id', 'we"ird', 'new\nline', '["inside",', 'back\\slash', 'ünï'];
+    const sessions = ids.map((id, i) => {
+      const path = join(home, `${i}.jsonl`);
+      const session: DiscoveredSession = { agent: 'pi', sessionId: id, home, path, files: [{ path, size: 1, mtimeMs: 1 }] };
+      return { session, key: `k${i}` };
+    });
+    // The same id under a second agent: both are answers (the caller then walks, as with any two).
+    const twin = join(home, 'twin.jsonl');
+    sessions.push({ session: { agent: 'kimi', sessionId: 'plain-id', home, path: twin, files: [] }, key: 'k-twin' });
+    const later = () => Date.now() + 86_400_000;
+    const roots = [
+      { agent: 'pi', path: home },
+      { agent: 'kimi', path: home },
+    ];
+    expect(await writeSessionIndex(state, 't', roots, sessions, later)).toBeNull();
+    // Still one JSON document: the whole-index read (prefixes) parses it as before.
+    expect(readSessionIndex(state, 't')?.sessions).toHaveLength(ids.length + 1);
+    ids.forEach((id, i) => {
+      if (id === 'plain-id') return;
+      expect(indexedById(state, 't', id)).toEqual([{ id, agent: 'pi', path: join(home, `${i}.jsonl`), key: `k${i}` }]);
+    });
+    expect(indexedById(state, 't', 'plain-id')?.map((s) => s.agent)).toEqual(['pi', 'kimi']);
+    // A prefix is no exact id; another reader version's index is no index.
+    expect(indexedById(state, 't', 'plain')).toEqual([]);
+    expect(indexedById(state, 'other', 'plain-id')).toBeNull();
+    // A line damaged in place (no longer a row) answers nothing.
+    const text = await readFile(sessionIndexPath(state), 'utf8');
+    await writeFile(sessionIndexPath(state), text.replace('"k0"]', '"k0"}'));
+    expect(indexedById(state, 't', 'plain-id')).toBeNull();
+  });
+
+  it('is rewritten by an unchanged scan when the one there is of an older layout', async () => {
+    const root = await tempDir();
+    const state = join(root, 'state');
+    const home = join(root, 'home');
+    await mkdir(home, { recursive: true });
+    const path = join(home, 'one.jsonl');
+    const session: DiscoveredSession = { agent: 'pi', sessionId: 'one', home, path, files: [{ path, size: 1, mtimeMs: 1 }] };
+    const sessions = [{ session, key: 'k' }];
+    const roots = [{ agent: 'pi', path: home }];
+    const later = () => Date.now() + 86_400_000;
+    await writeSessionIndex(state, 't', roots, sessions, later);
+    // What an older agentlog left: the same sessions in an index of an older version, and the
+    // digest file that vouches for that very file (its stamp).
+    const [digest] = (await readFile(join(state, 'cache', 'scan', 'ids.digest'), 'utf8')).split(' ');
+    const current = await readFile(sessionIndexPath(state), 'utf8');
+    await writeFile(sessionIndexPath(state), current.replace(/^\{"version":\d+,/, '{"version":1,'));
+    const st = await stat(sessionIndexPath(state));
+    await writeFile(join(state, 'cache', 'scan', 'ids.digest'), `${digest} ${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`);
+    expect(readSessionIndex(state, 't')).toBeNull();
+    await writeSessionIndex(state, 't', roots, sessions, later);
+    expect(readSessionIndex(state, 't')?.sessions.map((s) => s.id)).toEqual(['one']);
   });
 });
