@@ -2,7 +2,8 @@
 // index (one home opened) beside the walk of every home (an empty state root: no index), in the same
 // run, for a Claude Code id (the first agent custody tries), its 8-character prefix, and a Kimi Code
 // id (a later one); `show <id> --detail summary --json` of a small session the same two ways; with
-// start-up alone (`--version`, `--help`) and `node -e 0`. CPU seconds (user + system) are the figure: on a loaded
+// start-up alone (`--version`, `--help`) and `node -e 0`. The bin runs as a user runs it (its shebang's
+// V8 flag costs Node's own code cache ~12 ms of every command, measured). CPU seconds (user + system) are the figure: on a loaded
 // machine wall time mostly measures the queue. `node bench/tail.mjs <home>` after `npm run build`.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,15 +45,15 @@ const kimiId = firstIn(join(home, '.kimi-code', 'sessions'), (n) => n.startsWith
 const cached = mkdtempSync(join(tmpdir(), 'agentlog-tail-bench-'));
 const empty = mkdtempSync(join(tmpdir(), 'agentlog-tail-bench-empty-'));
 try {
-  cpu(['node', cli, 'scan', '--json'], agentEnv(home, cached));
-  const startup = measure(['node', cli, '--version'], agentEnv(home, empty));
+  cpu([cli, 'scan', '--json'], agentEnv(home, cached));
+  const startup = measure([cli, '--version'], agentEnv(home, empty));
   const bare = measure(['node', '-e', '0'], {});
-  const help = measure(['node', cli, '--help'], agentEnv(home, empty));
+  const help = measure([cli, '--help'], agentEnv(home, empty));
   console.log(`  start-up alone (--version)   cpu ${fmt(startup.cpu)} s  wall ${fmt(startup.wall)} s   node -e 0: cpu ${fmt(bare.cpu)} s`);
   console.log(`  --help                       cpu ${fmt(help.cpu)} s  wall ${fmt(help.wall)} s`);
   const both = (label, args) => {
-    const walk = measure(['node', cli, ...args], agentEnv(home, empty));
-    const hit = measure(['node', cli, ...args], agentEnv(home, cached));
+    const walk = measure([cli, ...args], agentEnv(home, empty));
+    const hit = measure([cli, ...args], agentEnv(home, cached));
     console.log(
       `  ${label}, index   cpu ${fmt(hit.cpu)} s  wall ${fmt(hit.wall)} s   walk: cpu ${fmt(walk.cpu)} s  wall ${fmt(walk.wall)} s   cpu ratio ${fmt(hit.cpu / walk.cpu)}`,
     );
