@@ -2,7 +2,9 @@ import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeReader } from '../agents/claude-code/reader.js';
-import type { AgentReader } from '../agents/types.js';
+import type { AgentReader, DiscoveredSession } from '../agents/types.js';
+import { tempDir } from '../../test/support/temp.js';
+import { Catalog } from './catalog.js';
 import type { Entry } from './entry.js';
 import { maxPageSize } from './errors.js';
 import { decodeToken, encodeToken } from './page-token.js';
@@ -277,5 +279,29 @@ describe.skipIf(!hasCorpus)('a transcript pruned between locate and open', () =>
     expect(opened.loc.root).toBe('kept');
     await rm(join(t.state, 'kept'), { recursive: true });
     await expect(openTranscript(stale!, () => catalog.locate(demoId), 'test')).rejects.toMatchObject({ code: 'SessionNotFound' });
+  });
+});
+
+describe('locate with sessions the caller verified', () => {
+  it('finds a known session without discovering its home, and only while its main file is there', async () => {
+    const home = await tempDir('agentlog-known-');
+    const state = join(home, '.agentlog');
+    // Where this reader's discovery never looks: only the hint can find it.
+    await mkdir(join(home, 'elsewhere'), { recursive: true });
+    const path = join(home, 'elsewhere', 'k1.jsonl');
+    await writeFile(path, `${line(1)}\n${line(2)}\n`);
+    const known: DiscoveredSession = { agent: 'pi', sessionId: 'k1', home, path, files: [{ path, size: 1, mtimeMs: 1 }] };
+    const reader = jsonlReader();
+    const open = (extra: { known?: DiscoveredSession[] }) =>
+      Catalog.open({ stateRoot: state, agents: [{ reader, homes: [home] }], version: 't', ...extra });
+    expect(await (await open({})).locate('k1')).toBeNull();
+    const hinted = await open({ known: [known] });
+    expect(await hinted.locate('k1')).toMatchObject({ root: 'vendor', main: path });
+    expect((await hinted.lastEntries('k1', 5)).entries.map((e) => e.object?.uuid)).toEqual(['u1', 'u2']);
+    // A known session of another home, or of another id, is no answer here.
+    expect(await (await open({ known: [{ ...known, home: join(home, 'other') }] })).locate('k1')).toBeNull();
+    expect(await hinted.locate('k2')).toBeNull();
+    await rm(path);
+    expect(await hinted.locate('k1')).toBeNull();
   });
 });

@@ -33,6 +33,8 @@ export interface CatalogOptions {
   version: string;
   now?: () => number;
   page?: Partial<PageTuning>;
+  /** Sessions just claimed and verified in their vendor homes: located without a walk (see LocateOptions). */
+  known?: readonly DiscoveredSession[];
 }
 
 export interface KeepOptions {
@@ -82,6 +84,14 @@ export class Catalog {
     return new Catalog(stateRoot, scopes, opts, { ...defaultPageTuning, ...opts.page });
   }
 
+  /** What every lookup of this catalog starts from: the working directory and the sessions already verified. */
+  private hints(): LocateOptions {
+    return {
+      ...(this.opts.cwd === undefined ? {} : { cwd: this.opts.cwd }),
+      ...(this.opts.known === undefined ? {} : { known: this.opts.known }),
+    };
+  }
+
   private where(): string {
     const homes = this.scopes.map((s) => s.home);
     return homes.length === 0 ? 'no agent home' : homes.join(', ');
@@ -97,12 +107,12 @@ export class Catalog {
   async locate(id: string, opts: Omit<LocateOptions, 'cwd'> = {}): Promise<Located | null> {
     const sid = sessionId(id);
     await this.refreshKept();
-    return locateSession(this.scopes, sid, { ...opts, cwd: this.opts.cwd });
+    return locateSession(this.scopes, sid, { ...opts, ...this.hints() });
   }
 
   private async mustLocate(id: SessionId): Promise<Located> {
     await this.refreshKept();
-    const loc = await locateSession(this.scopes, id, { cwd: this.opts.cwd });
+    const loc = await locateSession(this.scopes, id, this.hints());
     if (loc === null) throw custodyErrors.sessionNotFound(id, this.where());
     return loc;
   }

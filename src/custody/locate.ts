@@ -111,6 +111,12 @@ async function findUnder(reader: AgentReader, rootPath: string, id: SessionId, c
   return null;
 }
 
+/** A session the caller verified, as a hit: its main file must still be a regular file, as a discovery's is. */
+async function knownHit(session: DiscoveredSession): Promise<Hit | null> {
+  const main = session.files[0]?.path ?? session.path;
+  return session.files[0] === undefined || (await isFileThere(main)) ? { main, session: async () => session } : null;
+}
+
 function located(
   scope: Scope,
   root: RecordRoot,
@@ -140,6 +146,11 @@ export interface LocateOptions {
   cwd?: string;
   /** Look only at the vendor tree (`vendor`) or only at kept copies (`kept`). */
   only?: RecordRoot;
+  /**
+   * Sessions the caller has just claimed and verified in their vendor homes (`show`/`tail` by an id
+   * the scan's index holds): found there without discovering the whole home again.
+   */
+  known?: readonly DiscoveredSession[];
 }
 
 /**
@@ -168,7 +179,8 @@ async function locateFor(reader: AgentReader, scopes: readonly Scope[], id: Sess
   const mine = scopes.filter((s) => s.reader === reader);
   if (opts.only !== 'kept') {
     for (const scope of mine) {
-      const hit = await findUnder(reader, scope.home, id, opts.cwd);
+      const known = opts.known?.find((k) => k.agent === reader.id && k.sessionId === id && k.home === scope.home);
+      const hit = known !== undefined ? await knownHit(known) : await findUnder(reader, scope.home, id, opts.cwd);
       const loc = hit === null ? null : located(scope, 'vendor', scope.home, null, id, hit);
       if (loc !== null) return loc;
     }
