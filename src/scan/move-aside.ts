@@ -1,6 +1,7 @@
 // The one way a scan-side cache file is read: a missing file is an empty cache, an unreadable one
 // a reported problem, and one that is not JSON (or fails its schema later) is moved aside (kept for
 // a look, never read again) and reported, so the cache is rebuilt and nobody wonders why it ran cold.
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import type { FileProblem } from '../agents/types.js';
@@ -27,7 +28,10 @@ export async function readCacheJson(
   let text: string;
   try {
     // At once: a read of a few MiB through the promise API is a dozen round trips the scan waits on.
-    text = readFileSync(path, 'utf8');
+    const bytes = readFileSync(path);
+    // The caches are written ASCII (asciiJson): such bytes read the same as Latin-1, which decodes
+    // without UTF-8's checks (the bench home's 5.5 MB of caches: read and parse ~110 -> ~95 ms).
+    text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   } catch (error) {
     if (!isNotFound(error)) problems.push({ path, kind: 'unreadable', reason: `cannot read ${what}: ${errorMessage(error)}` });
     return null;
