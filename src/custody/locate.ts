@@ -125,9 +125,10 @@ function located(
   id: string,
   hit: Hit,
 ): Located | null {
-  if (!isInside(rootPath, hit.main)) return null;
-  // Custody writes nothing through a link, so a link in a kept copy was planted: never read through it.
-  if (root === 'kept' && linkOnPath(rootPath, hit.main) !== null) return null;
+  // A kept copy holds only what custody wrote under its root, and never through a link (one there was
+  // planted). A vendor home's sessions are wherever the agent's own reader finds them: Crush keeps
+  // each project's database in the project, outside its home, and `show` reads it there too.
+  if (root === 'kept' && (!isInside(rootPath, hit.main) || linkOnPath(rootPath, hit.main) !== null)) return null;
   return {
     agent: scope.reader.id,
     sessionId: id,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/temp.js';
 import { finaliseRecord } from '../../record/finalise.js';
 import type { DiscoveredSession } from '../types.js';
+import { Catalog } from '../../custody/catalog.js';
 import { createCrushReader, crushReader } from './reader.js';
 import {
   assistant,
@@ -253,5 +254,20 @@ describe('crushReader', () => {
     const asSummary = (r: typeof full.record) => (r === null ? null : finaliseRecord(r, { detail: 'summary', elide: (t) => t }));
     expect(asSummary(summary.record)).toEqual(asSummary(full.record));
     expect(summary.record?.turns[3]?.tool_calls?.[0]?.subagent?.status).toBe('failed');
+  });
+
+  it('is located by custody where the project keeps its database, outside the home: tail reads its newest turns', async () => {
+    const { home: h, database } = await home();
+    const catalog = await Catalog.open({
+      stateRoot: join(h, '..', 'agentlog'),
+      agents: [{ reader: crushReader, homes: [h] }],
+      version: 't',
+    });
+    expect(await catalog.locate(main)).toMatchObject({ root: 'vendor', rootPath: h, main: database });
+    const page = await catalog.lastEntries(main, 3);
+    const [session] = (await crushReader.discover(h)).sessions;
+    const turns = (await crushReader.parse(session as DiscoveredSession, { detail: 'messages' })).record?.turns ?? [];
+    expect(page.entries.map((e) => [e.role, e.timestamp])).toEqual(turns.slice(-3).map((t) => [t.role, t.at]));
+    expect(page.entries).toHaveLength(3);
   });
 });
