@@ -4,7 +4,7 @@
 // being read is not published: the next sweep reads it again.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { workerClass } from '../threads/worker-class.js';
 import type { DiscoveredSession, MessageExtractor } from '../agents/types.js';
 import { FsError } from '../fs/errors.js';
 import type { MessageExtract, MessageResume } from '../record/message-index.js';
@@ -43,7 +43,7 @@ export function extractStoppable(
     return extractor.extract(session, from);
   if (signal.aborted) return Promise.reject(stopped(session));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(file);
+    const worker = new (workerClass())(file);
     let settled = false;
     const settle = (fn: () => void): void => {
       if (settled) return;
