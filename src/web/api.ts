@@ -13,6 +13,7 @@ import type {
 } from '../server/api-types.js';
 import type { Locator } from '../record/message-index.js';
 import type { LaneAnswer } from './message-lane.js';
+import { gatherPages } from './search-pages.js';
 import { sessionsUrl } from './sessions-url.js';
 
 export class ApiError extends Error {
@@ -106,13 +107,27 @@ export function usage(days: number, signal?: AbortSignal): Promise<UsageBody> {
   return getJson<UsageBody>(`/api/usage?days=${days}`, { signal });
 }
 
-/** One message-lane request; a 429 becomes `busy` with the server's Retry-After. */
-export async function messageSearch(
+/** Sessions a message search shows at once, and the requests it may take to find them (see gatherPages). */
+const searchPageSize = 50;
+const searchMaxPages = 8;
+
+/** One message-lane request, completed from its cursor when the server ran out of time (gatherPages). */
+export function messageSearch(query: string, includeSuperseded: boolean, signal: AbortSignal): Promise<LaneAnswer<MessageSearchBody>> {
+  return gatherPages((cursor) => messageSearchPage(query, includeSuperseded, cursor, signal), {
+    limit: searchPageSize,
+    maxPages: searchMaxPages,
+  });
+}
+
+/** One page of a message search; a 429 becomes `busy` with the server's Retry-After. */
+async function messageSearchPage(
   query: string,
   includeSuperseded: boolean,
+  cursor: string | null,
   signal: AbortSignal,
 ): Promise<LaneAnswer<MessageSearchBody>> {
-  const q = new URLSearchParams({ q: query, include_superseded: String(includeSuperseded), limit: '50' });
+  const q = new URLSearchParams({ q: query, include_superseded: String(includeSuperseded), limit: String(searchPageSize) });
+  if (cursor !== null) q.set('cursor', cursor);
   const res = await fetch(`/api/sessions/message-search?${q}`, { credentials: 'same-origin', signal });
   if (res.status === 429) {
     const after = Number(res.headers.get('retry-after') ?? '1');
