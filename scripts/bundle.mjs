@@ -2,7 +2,7 @@
 // a third of the time the ~250 separate ES modules take to load. The library stays as tsc emits it
 // (ES modules), without src/cli and src/mcp, which only the CLI runs (tsconfig.build.json).
 import { build, transform } from 'esbuild';
-import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // zod's namespace (`z`) re-exports every locale as `z.locales`, so a bundle that uses `z` keeps all
@@ -59,8 +59,9 @@ const common = {
 async function bundleCommonJs(options) {
   const result = await build({ ...common, ...options });
   for (const file of result.outputFiles) {
-    const text = file.text.replace(/^#!.*\n/, '');
-    const cjs = await transform(text, {
+    // The entry's shebang (src/cli/main.ts: the bin's V8 flag) goes before the banner, which must not.
+    const shebang = /^#!.*\n/.exec(file.text)?.[0] ?? '';
+    const cjs = await transform(file.text.slice(shebang.length), {
       format: 'cjs',
       loader: 'js',
       platform: 'node',
@@ -68,7 +69,7 @@ async function bundleCommonJs(options) {
       supported: { 'dynamic-import': false },
       banner: cjsBanner,
     });
-    writeFileSync(file.path, cjs.code);
+    writeFileSync(file.path, shebang + cjs.code);
   }
 }
 
@@ -91,9 +92,6 @@ await bundleCommonJs({
 });
 // The index sweep reads a large session in a worker, so a signal stops it at once (extract-off-thread.ts).
 await bundleCommonJs({ entryPoints: ['src/search/extract-worker.ts'], outfile: 'dist/cli/extract-worker.js' });
-// The shebang: the bin runs with a small young generation (see src/cli/main.ts).
-const mainPath = 'dist/cli/main.js';
-writeFileSync(mainPath, `#!/usr/bin/env -S node --max-semi-space-size=4\n${readFileSync(mainPath, 'utf8')}`);
 chmodSync('dist/cli/main.js', 0o755);
 // The hub's migrations are plain SQL files read at run time (src/hub/migrations.ts finds them here).
 for (const dialect of ['sqlite', 'postgres'])

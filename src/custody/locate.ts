@@ -102,17 +102,14 @@ async function findUnder(reader: AgentReader, rootPath: string, id: SessionId, c
     throw custodyErrors.io(rootPath, 'look for sessions in', error);
   }
   const hit = found.sessions.find((s) => s.sessionId === id);
-  if (hit !== undefined) {
-    const main = hit.files[0]?.path ?? hit.path;
-    return hit.files[0] === undefined || (await isFileThere(main)) ? { main, session: async () => hit } : null;
-  }
+  if (hit !== undefined) return hitOf(hit);
   const blind = found.problems.find((p) => p.kind === 'unreadable' && (p.path.includes(id) || !/\.[A-Za-z0-9]+$/.test(p.path)));
   if (blind !== undefined) throw custodyErrors.io(blind.path, 'read', new Error(`${blind.reason} (session ${id} may be in it)`));
   return null;
 }
 
-/** A session the caller verified, as a hit: its main file must still be a regular file, as a discovery's is. */
-async function knownHit(session: DiscoveredSession): Promise<Hit | null> {
+/** A discovered (or just verified) session as a hit, while its main file is still a regular file. */
+async function hitOf(session: DiscoveredSession): Promise<Hit | null> {
   const main = session.files[0]?.path ?? session.path;
   return session.files[0] === undefined || (await isFileThere(main)) ? { main, session: async () => session } : null;
 }
@@ -181,7 +178,7 @@ async function locateFor(reader: AgentReader, scopes: readonly Scope[], id: Sess
   if (opts.only !== 'kept') {
     for (const scope of mine) {
       const known = opts.known?.find((k) => k.agent === reader.id && k.sessionId === id && k.home === scope.home);
-      const hit = known !== undefined ? await knownHit(known) : await findUnder(reader, scope.home, id, opts.cwd);
+      const hit = known !== undefined ? await hitOf(known) : await findUnder(reader, scope.home, id, opts.cwd);
       const loc = hit === null ? null : located(scope, 'vendor', scope.home, null, id, hit);
       if (loc !== null) return loc;
     }

@@ -8,7 +8,7 @@ import { linkOnPath } from '../fs/stat.js';
 import type { AgentId } from '../record/types.js';
 import type { AgentSource } from './resolve.js';
 import { sessionKey } from './session-key.js';
-import { homeKey, type IndexedSession, indexedById, readSessionIndex, type SessionIndex } from './session-index.js';
+import { homeKey, type IndexedSession, indexedById, readIndexBytes, readSessionIndex, type SessionIndex } from './session-index.js';
 
 /** Where the scan cache lives and which readers wrote it (an index of another version is ignored). */
 export interface CacheLookupOptions {
@@ -60,6 +60,25 @@ async function onlyIndexedShare(target: string, index: SessionIndex, source: Age
 }
 
 /**
+ * The indexed sessions `target` names among these agents: its exact id from its own line of the
+ * index, else those it prefixes from the whole index (read once for both); null without an index,
+ * or when a lone prefix match could be shared by a session outside it (`onlyIndexedShare`).
+ */
+async function indexedCandidates(target: string, source: AgentSource, opts: CacheLookupOptions): Promise<IndexedSession[] | null> {
+  const bytes = readIndexBytes(opts.stateRoot);
+  const exact = indexedById(opts.stateRoot, opts.readerVersion, target, bytes)?.filter((s) =>
+    (source.ids as readonly string[]).includes(s.agent),
+  );
+  if (exact !== undefined && exact.length > 0) return exact;
+  const index = readSessionIndex(opts.stateRoot, opts.readerVersion, bytes);
+  if (index === null) return null;
+  const found = candidates(target, source.ids, index.sessions);
+  const [first] = found;
+  if (found.length === 1 && first !== undefined && first.id !== target && !(await onlyIndexedShare(target, index, source))) return null;
+  return found;
+}
+
+/**
  * The session with this exact id, else the one session whose id starts with it, from the scan's
  * index, verified against the files as they are now. Null (walk the homes instead) on a miss, on
  * more than one indexed candidate, on a file that changed, moved or vanished, and on an absent or
@@ -72,18 +91,9 @@ export async function lookupCachedId(
   opts: CacheLookupOptions,
 ): Promise<{ reader: AgentReader; session: DiscoveredSession } | null> {
   if (target === '') return null;
-  // An exact id is found from its own line of the index; only a prefix needs all of it.
-  const exact = indexedById(opts.stateRoot, opts.readerVersion, target)?.filter((s) => (source.ids as readonly string[]).includes(s.agent));
-  let found = exact ?? [];
-  if (found.length === 0) {
-    const index = readSessionIndex(opts.stateRoot, opts.readerVersion);
-    if (index === null) return null;
-    found = candidates(target, source.ids, index.sessions);
-    const first = found[0];
-    if (first !== undefined && found.length === 1 && first.id !== target && !(await onlyIndexedShare(target, index, source))) return null;
-  }
-  const only = found[0];
-  if (only === undefined || found.length > 1) return null;
+  const found = await indexedCandidates(target, source, opts);
+  const only = found?.[0];
+  if (found === null || only === undefined || found.length > 1) return null;
   const [agent] = await source.load([only.agent as AgentId]);
   if (agent === undefined || agent.reader.id !== only.agent) return null;
   const session = await verified(only, agent);

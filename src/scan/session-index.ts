@@ -3,12 +3,13 @@
 // `tail` and `rename` find a session by id or unique prefix without walking every home. A few
 // hundred KiB against the scan cache's MiBs: reading it costs less than the walk it saves.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import type { DiscoveredSession, FileProblem } from '../agents/types.js';
 import { writeFileAtomicSync } from '../fs/atomic-write.js';
 import { errorMessage } from '../fs/errors.js';
+import { readBytesSync } from '../fs/read-exact.js';
 import { agentIds } from '../record/types.js';
 import type { FolderSeen } from './discovery-cache.js';
 
@@ -314,7 +315,6 @@ function headOf(readerVersion: string): Buffer {
 /** Whether the file at `path` begins as an index of this layout by these readers (its first bytes only). */
 function startsAsThisLayout(path: string, readerVersion: string): boolean {
   const head = headOf(readerVersion);
-  const got = Buffer.alloc(head.length);
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -322,7 +322,7 @@ function startsAsThisLayout(path: string, readerVersion: string): boolean {
     return false;
   }
   try {
-    return readSync(fd, got, 0, head.length, 0) === head.length && got.equals(head);
+    return readBytesSync(fd, 0, head.length).equals(head);
   } catch {
     return false;
   } finally {
@@ -344,19 +344,31 @@ function laidOut(body: IndexFile): string {
 }
 
 /**
+ * The index file's bytes, or null when it is absent or unreadable: a lookup reads them once, for
+ * its exact id's line (`indexedById`) and, for a prefix, the whole index (`readSessionIndex`).
+ */
+export function readIndexBytes(stateRoot: string): Buffer | null {
+  try {
+    return readFileSync(sessionIndexPath(stateRoot));
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The indexed sessions whose id is exactly `id`, read from the lines that start with it (see
  * `laidOut`), each checked; null when there is no index of this version and these readers, or it
  * cannot be read. A parse of the whole index (`readSessionIndex`) cost `show` and `tail` by id
  * ~20 ms on the bench home's 2,427 sessions, growing with every session; this costs ~2 ms. A
  * damaged line is no answer: the caller walks, and every answer is claimed and keyed again anyway.
  */
-export function indexedById(stateRoot: string, readerVersion: string, id: string): IndexedSession[] | null {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(sessionIndexPath(stateRoot));
-  } catch {
-    return null;
-  }
+export function indexedById(
+  stateRoot: string,
+  readerVersion: string,
+  id: string,
+  bytes: Buffer | null = readIndexBytes(stateRoot),
+): IndexedSession[] | null {
+  if (bytes === null) return null;
   const head = headOf(readerVersion);
   if (bytes.length < head.length || bytes.compare(head, 0, head.length, 0, head.length) !== 0) return null;
   const needle = Buffer.from(`\n[${JSON.stringify(id)},`);
@@ -382,10 +394,15 @@ export function indexedById(stateRoot: string, readerVersion: string, id: string
  * The index under `stateRoot` written by these readers, or null when it is absent, of another
  * version or not an index (never repaired here: the next scan rewrites it).
  */
-export function readSessionIndex(stateRoot: string, readerVersion: string): SessionIndex | null {
+export function readSessionIndex(
+  stateRoot: string,
+  readerVersion: string,
+  bytes: Buffer | null = readIndexBytes(stateRoot),
+): SessionIndex | null {
+  if (bytes === null) return null;
   let parsed: IndexFile;
   try {
-    const file = asIndexFile(JSON.parse(readFileSync(sessionIndexPath(stateRoot), 'utf8')));
+    const file = asIndexFile(JSON.parse(bytes.toString('utf8')));
     if (file === null) return null;
     parsed = file;
   } catch {
