@@ -14,10 +14,23 @@ const texts = fc.constantFrom(
   ...['<b>', 'x\\', 'x\\"', 'a"b', 'a</user_query>b', 'a\n</user_query>'],
 );
 
+const contexts = fc.constantFrom(
+  '<open_files>"a.ts", C:\\x</open_files>\n',
+  '<user_query></user_query>\n',
+  '<user_query>\nfirst</user_query>\n',
+  '<user_query>\n',
+  'see </user_query> and <user_query\n',
+  '\u00a0<user_info>é</user_info>\n',
+);
+
 const line = fc.oneof(
   texts.map((t) => JSON.stringify(assistant(t))),
   texts.map((t) => JSON.stringify(user(t))),
   texts.map((t) => JSON.stringify(user(t, '<user_info>OS: linux</user_info>\n'))),
+  // Context before the prompt that a skim of its bytes could misread: quotes and escapes, a blank
+  // or a whole earlier prompt (the first tag is the prompt), a tag spelt with an escape.
+  fc.tuple(texts, contexts).map(([t, c]) => JSON.stringify(user(t, c))),
+  fc.tuple(texts, contexts).map(([t, c]) => JSON.stringify(user(t, c)).replace('<', '\\u003c')),
   // Context only; the tag escaped as a Go writer would; another key order.
   texts.map((t) =>
     JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: `<system_reminder>${t}</system_reminder>` }] } }),

@@ -39,8 +39,9 @@ const assistantOpening = Buffer.from('{"role":"assistant","message":{"content":[
 const userOpening = Buffer.from('{"role":"user","message":{"content":[');
 /** The tag's name without its `<`, which a JSON writer may escape as `\u003c`. */
 const userQueryName = Buffer.from('user_query');
-/** A typed prompt alone in the line's one text item, as Cursor writes one with no added context. */
-const queryOpening = Buffer.from('{"role":"user","message":{"content":[{"type":"text","text":"<user_query>');
+/** A user line whose first item is text, as Cursor writes it; the prompt's tag may follow context Cursor added. */
+const textItemOpening = Buffer.from('{"role":"user","message":{"content":[{"type":"text","text":"');
+const queryTag = Buffer.from('<user_query>');
 const queryClosing = Buffer.from('</user_query>"}]}}');
 
 function opens(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {
@@ -51,20 +52,27 @@ function opens(buf: Buffer, start: number, end: number, prefix: Buffer): boolean
 const isPlain = (b: number | undefined): boolean => b !== undefined && b > 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c && b !== 0x3c;
 
 /**
- * Whether a user line is one text item `<user_query>…</user_query>` whose prompt starts (after an
- * escaped newline) with a plain byte, so its typed text is not blank: the item's string must close
- * only at the line's end, so no other item can hide in it.
+ * Whether a user line is one text item ending in `</user_query>` whose first `<user_query>` tag
+ * (after any context Cursor put before it) opens, after an escaped newline, with a plain byte, so
+ * its typed text is not blank. The item's string must close only at the line's end, so no other item
+ * can hide in it; and no `\u` escape may come before the tag, since one could spell a tag the bytes
+ * do not show.
  */
 function isTypedQuery(buf: Buffer, start: number, end: number): boolean {
   const tail = end - queryClosing.length;
-  if (!opens(buf, start, end, queryOpening) || tail <= start + queryOpening.length) return false;
+  const text = start + textItemOpening.length;
+  if (!opens(buf, start, end, textItemOpening) || tail <= text) return false;
   if (buf.compare(queryClosing, 0, queryClosing.length, tail, end) !== 0) return false;
-  let p = start + queryOpening.length;
+  const tag = buf.indexOf(queryTag, text);
+  if (tag === -1 || tag >= tail) return false;
+  let p = tag + queryTag.length;
   if (buf[p] === 0x5c && buf[p + 1] === 0x6e) p += 2;
   if (p >= tail || !isPlain(buf[p])) return false;
+  // Escapes pair left to right, so a search resumes past the escaped byte.
+  for (let e = buf.indexOf(0x5c, text); e !== -1 && e < tag; e = buf.indexOf(0x5c, e + 2)) if (buf[e + 1] === 0x75) return false;
   // Every `"` before the closing must be escaped (an odd run of backslashes before it).
   const closingQuote = end - 5;
-  for (let q = buf.indexOf(0x22, p); q !== -1 && q < closingQuote; q = buf.indexOf(0x22, q + 1)) {
+  for (let q = buf.indexOf(0x22, text); q !== -1 && q < closingQuote; q = buf.indexOf(0x22, q + 1)) {
     let slashes = 0;
     while (buf[q - 1 - slashes] === 0x5c) slashes++;
     if (slashes % 2 === 0) return false;
@@ -75,8 +83,9 @@ function isTypedQuery(buf: Buffer, start: number, end: number): boolean {
 /**
  * What a summary needs of a line after the first ask, told from its bytes without decoding it:
  * `'assistant'` for an answer whose first text starts with a printable ASCII character (so it is
- * not blank once trimmed), `'user'` for a typed prompt alone in its line (`isTypedQuery`), `null` for a user line that names no `user_query` (context Cursor
- * added, never a turn), `undefined` when only parsing can tell. A line told this way is not
+ * not blank once trimmed), `'user'` for a typed prompt in a line of one text item, with or
+ * without context before it (`isTypedQuery`), `null` for a user line that names no `user_query`
+ * (context Cursor added, never a turn), `undefined` when only parsing can tell. A line told this way is not
  * checked for a torn or broken tail (nor, for a prompt, its escapes: a complete line Cursor wrote).
  */
 function skimLine(buf: Buffer, start: number, end: number): 'assistant' | 'user' | null | undefined {
