@@ -226,14 +226,21 @@ async function main() {
     `${fmt(unchangedMs / 100, 2)}× goal; ${unchanged.bytes_read} bytes read`,
   );
 
-  const line = `${JSON.stringify({ type: 'user', sessionId: big.sid, uuid: 'appended-1', timestamp: new Date().toISOString(), message: { role: 'user', content: 'an appended message about flamingos' } })}\n`;
-  appendFileSync(big.path, line);
-  t0 = performance.now();
-  const appended = await sweep({ root, agents, discovery });
-  const appendMs = ms(t0);
+  // The best of three appends, one message each, as the unchanged figure is the best of three.
+  let appendMs = Number.POSITIVE_INFINITY;
+  let appended;
+  let line = '';
+  for (let i = 0; i < 3; i++) {
+    line = `${JSON.stringify({ type: 'user', sessionId: big.sid, uuid: `appended-${i + 1}`, timestamp: new Date().toISOString(), message: { role: 'user', content: 'an appended message about flamingos' } })}\n`;
+    appendFileSync(big.path, line);
+    t0 = performance.now();
+    const r = await sweep({ root, agents, discovery });
+    const took = ms(t0);
+    if (took < appendMs) [appendMs, appended] = [took, r];
+  }
   console.log('\none message appended to a 50 MB session');
   row(
-    'sweep after the append',
+    'sweep after an append (best of 3)',
     `${fmt(appendMs, 0)} ms`,
     'unchanged sweep',
     `${fmt(unchangedMs, 0)} ms`,

@@ -63,8 +63,30 @@ describe('manifest entries', () => {
     }
   });
 
+  it('writes what JSON.stringify would, with each entry encoded once: a replaced entry is written anew, a kept one frozen', () => {
+    const other: ManifestEntry = { ...entry, session_id: 's2', records: 7 };
+    const m = { ...emptyManifest(1), sessions: { 'codex:s1': entry, 'codex:s2': other } };
+    const first = serialiseManifest(m).toString();
+    expect(JSON.parse(first)).toEqual(JSON.parse(JSON.stringify(m)));
+    // The writer replaces an entry (`{ ...entry, … }`) and bumps the revision: the new bytes say so.
+    const next = { ...m, revision: 5, sessions: { ...m.sessions, 'codex:s2': { ...other, records: 8 } } };
+    expect(JSON.parse(serialiseManifest(next).toString())).toEqual(JSON.parse(JSON.stringify(next)));
+    // The same entry under another key is written under that key.
+    const moved = { ...m, sessions: { 'codex:s3': other } };
+    expect(JSON.parse(serialiseManifest(moved).toString()).sessions).toEqual({ 'codex:s3': JSON.parse(JSON.stringify(other)) });
+    // A change in place would be written stale: it throws instead.
+    expect(() => {
+      (other as { records: number }).records = 9;
+    }).toThrow(TypeError);
+    expect(() => (other.cursors as unknown[]).push({})).toThrow(TypeError);
+    // The store's own manifests list `sessions` last: their bytes are JSON.stringify's exactly.
+    const empty = emptyManifest(1);
+    expect(serialiseManifest(empty).toString()).toBe(JSON.stringify(empty));
+    expect(serialiseManifest(next).toString()).toBe(JSON.stringify(next));
+  });
+
   it('property: a manifest round-trips; any truncation reads as corrupt, never throws', () => {
-    const body = serialiseManifest({ ...emptyManifest(1), sessions: { 'codex:s1': entry } });
+    const body = serialiseManifest({ ...emptyManifest(1), sessions: { 'codex:s1': entry } }).toString();
     expect(parseManifest(body)).toMatchObject({ state: 'ok' });
     fc.assert(
       fc.property(fc.nat({ max: body.length - 1 }), (cut) => {

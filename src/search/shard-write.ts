@@ -86,7 +86,11 @@ export async function indexSession(
 ): Promise<ManifestEntry | null> {
   const pre = identities(c.session);
   const resume = plan.kind === 'resume' && entry !== undefined;
-  const from = resume ? { files: entry.cursors.map((x) => ({ path: x.path, offset: x.offset, mode: x.mode })), carry: entry.carry } : null;
+  // The carry is a copy: an extractor advances the state it resumes from in place, and the entry it
+  // came from must still say where the last good read ended if this one fails half-way.
+  const from = resume
+    ? { files: entry.cursors.map((x) => ({ path: x.path, offset: x.offset, mode: x.mode })), carry: structuredClone(entry.carry) }
+    : null;
   const result = await extractStoppable(c.extractor, c.session, from, signal === undefined ? {} : { signal });
   report.bytes_read += result.bytesRead;
   report.bad_lines += result.badLines;
