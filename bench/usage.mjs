@@ -3,10 +3,11 @@
 // usage cold within 1.5× of it) and `ccusage daily --json --offline` on the same home; then the
 // token totals of both: Claude Code's per day, then every other agent both read, where the two count
 // by different rules with ccusage's figure carried over by the rule so the difference left is 0.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadReaders } from '../dist/agents/registry.js';
 import { agentEnv, timed } from './run.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -120,6 +121,30 @@ const explained = {
   },
 };
 
+/**
+ * The floor of any unchanged report that checks each log before trusting what it remembers: a bare
+ * node process (the bin's flag) that only stats every file of every session discovery lists, once.
+ * An append shows only in the file's own size and mtime, so no design can skip these stats.
+ */
+async function statFloor() {
+  const dir = mkdtempSync(join(tmpdir(), 'agentlog-usage-bench-floor-'));
+  const env = agentEnv(home, dir);
+  const lookup = { env: (n) => env[n] ?? (n === 'GEMINI_CLI_HOME' ? home : undefined), homedir: home };
+  const paths = new Set();
+  for (const reader of await loadReaders())
+    for (const h of reader.homes(lookup)) for (const s of (await reader.discover(h)).sessions) for (const f of s.files) paths.add(f.path);
+  const list = join(dir, 'paths.txt');
+  writeFileSync(list, [...paths].join('\n'));
+  const script = `const fs=require('node:fs');for(const p of fs.readFileSync(${JSON.stringify(list)},'utf8').split('\\n'))fs.statSync(p,{throwIfNoEntry:false});`;
+  let best;
+  for (let i = 0; i < 3; i++) {
+    const r = timed(process.execPath, ['--max-semi-space-size=4', '-e', script], {});
+    if (best === undefined || r.seconds < best.seconds) best = r;
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { seconds: best.seconds, files: paths.size };
+}
+
 function ours(args, state) {
   const r = timed(cli, args, agentEnv(home, state));
   if (r.status !== 0) throw new Error(`agentlog ${args.join(' ')} failed: ${r.stderr}`);
@@ -152,6 +177,15 @@ try {
     fmt(warm.seconds / scanWarm.seconds),
   );
   row('(agentlog --help: start-up alone)', `${fmt(startup.seconds)} s`, '', '', '-');
+  const floor = await statFloor();
+  row(
+    'usage daily --json, unchanged home',
+    `${fmt(warm.seconds)} s`,
+    `stat floor (${floor.files} files)`,
+    `${fmt(floor.seconds)} s`,
+    fmt(warm.seconds / floor.seconds),
+  );
+  console.log('  (stat floor: node with no work but one stat of every session file, best of 3: what checking each log costs here)');
   row('usage peak RSS cold / unchanged', `${fmt(cold.rssMiB, 0)} MiB`, 'unchanged', `${fmt(warm.rssMiB, 0)} MiB`, '-');
   const all = JSON.parse(warm.stdout);
   console.log(
