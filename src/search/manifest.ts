@@ -213,7 +213,8 @@ export function parseManifest(body: string): ManifestRead {
  * one session rewrote the whole manifest through `JSON.stringify` and UTF-8 encoding: ~7 MB and
  * ~80 ms of CPU on the bench home, where one appended message costs a few ms more. Entries are
  * replaced, never changed in place (`ManifestWriter.put`, `{ ...entry, … }` updates), and an entry is
- * frozen once its bytes are kept, so a change in place throws instead of writing stale bytes.
+ * frozen once its bytes are kept, so a change in place throws instead of writing stale bytes. The
+ * cost: a held manifest's bytes are kept beside it (~7 MB on the bench home, in serve's memory).
  */
 const entryBytes = new WeakMap<ManifestEntry, { key: string; bytes: Buffer }>();
 const comma = Buffer.from(',');
