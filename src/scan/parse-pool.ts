@@ -1,6 +1,6 @@
-// A small pool of worker threads for cold scans: JSON parsing is CPU-bound, so a large home is read
-// on every core, the calling thread's included (scan.ts reads there too, so the pool starts one
-// worker fewer than the cores). A worker takes sessions only once its modules have loaded: the
+// A small pool of worker threads for cold scans and index builds: JSON parsing is CPU-bound, so a
+// large home is read on every core, the calling thread's included (scan.ts and sweep.ts read there
+// too, so the pool starts one worker fewer than the cores). A worker takes sessions only once its modules have loaded: the
 // calling thread never waits on a worker still starting. Falls back to the calling thread where
 // workers are unavailable (e.g. under tests that run the TypeScript sources), not worth starting,
 // or all gone.
@@ -11,18 +11,19 @@ import type { Worker } from 'node:worker_threads';
 import { workerClass } from '../threads/worker-class.js';
 import type { AgentReader, DiscoveredSession } from '../agents/types.js';
 import { errorCode } from '../fs/errors.js';
+import type { MessageExtract, MessageResume } from '../record/message-index.js';
 import { type SessionSummary, summariseSession } from './summarise.js';
 import type { WorkerRequest } from './parse-worker.js';
 
 /** A worker's answer to a session, or its one `ready` once its modules have loaded. */
-type Reply = { id: number; summary?: SessionSummary; error?: string } | { ready: true };
+type Reply = { id: number; value?: unknown; error?: string } | { ready: true };
 
 interface Job {
   id: number;
-  reader: AgentReader;
   session: DiscoveredSession;
-  userHome: string | null;
-  resolve: (s: SessionSummary) => void;
+  /** The same read on the calling thread, for a worker that ran out of its heap. */
+  here: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
   reject: (e: Error) => void;
 }
 
@@ -65,6 +66,11 @@ export class ParsePool {
   private readonly started: number;
   /** Workers lost to their heap bound that may still be replaced (a bound, so a pool cannot respawn forever). */
   private replacements: number;
+  private markReady: () => void = () => undefined;
+  /** Settles once a worker has loaded, or every worker is gone. */
+  private readonly ready = new Promise<void>((resolve) => {
+    this.markReady = resolve;
+  });
 
   private constructor(
     count: number,
@@ -85,6 +91,7 @@ export class ParsePool {
     w.unref();
     w.on('message', (reply: Reply) => {
       if ('ready' in reply) {
+        this.markReady();
         this.release(w);
         return;
       }
@@ -92,7 +99,7 @@ export class ParsePool {
       this.running.delete(w);
       this.release(w);
       if (job === undefined || job.id !== reply.id) return;
-      if (reply.summary !== undefined) job.resolve(reply.summary);
+      if (reply.value !== undefined) job.resolve(reply.value);
       else job.reject(new Error(reply.error ?? 'worker failed'));
     });
     // A worker that fails or exits fails only the session it was reading; the rest go to the
@@ -114,7 +121,7 @@ export class ParsePool {
       this.spawn();
     }
     this.lose(w, 'the scan worker ran out of memory');
-    if (job !== undefined) summariseSession(job.reader, job.session, job.userHome).then(job.resolve, job.reject);
+    if (job !== undefined) job.here().then(job.resolve, job.reject);
   }
 
   /**
@@ -145,7 +152,10 @@ export class ParsePool {
     const job = this.running.get(w);
     this.running.delete(w);
     job?.reject(new Error(`${why} while reading ${job.session.path}`));
-    if (this.live.size === 0) for (const wake of this.waiting.splice(0)) wake(null);
+    if (this.live.size === 0) {
+      this.markReady();
+      for (const wake of this.waiting.splice(0)) wake(null);
+    }
   }
 
   release(w: Worker): void {
@@ -166,6 +176,11 @@ export class ParsePool {
     return new Promise((res) => this.waiting.push(res));
   }
 
+  /** Settles once a worker has loaded (or every worker is gone). */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
   /** Answers every caller still waiting in `acquire` with null: there is nothing left to hand out. */
   stopWaiting(): void {
     for (const wake of this.waiting.splice(0)) wake(null);
@@ -180,10 +195,18 @@ export class ParsePool {
 
   /** Summarises one session on a worker `acquire` gave; the worker is released when it answers. */
   summariseOn(w: Worker, reader: AgentReader, session: DiscoveredSession, userHome: string | null): Promise<SessionSummary> {
-    const id = this.nextId++;
+    return this.run(w, { id: this.nextId++, kind: 'summarise', session, userHome }, () => summariseSession(reader, session, userHome));
+  }
+
+  /** Extracts one session's messages (`reader.messages.extract`) on a worker `acquire` gave. */
+  extractOn(w: Worker, reader: AgentReader, session: DiscoveredSession, from: MessageResume | null): Promise<MessageExtract> {
+    return this.run(w, { id: this.nextId++, kind: 'extract', session, from }, () => reader.messages.extract(session, from));
+  }
+
+  private run<T>(w: Worker, req: WorkerRequest, here: () => Promise<T>): Promise<T> {
     return new Promise((resolve, reject) => {
-      this.running.set(w, { id, reader, session, userHome, resolve, reject });
-      const req: WorkerRequest = { id, session, userHome };
+      // The worker answers with what `here` would return, structured-cloned.
+      this.running.set(w, { id: req.id, session: req.session, here, resolve: resolve as (value: unknown) => void, reject });
       w.postMessage(req);
     });
   }

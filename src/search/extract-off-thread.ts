@@ -18,6 +18,8 @@ export interface OffThreadOptions {
   /** The compiled worker body; defaults to `extract-worker.js` beside this module. */
   workerFile?: string;
   minBytes?: number;
+  /** The bytes this read costs, where the caller knows better than the files' sizes (a database many sessions share). */
+  bytes?: number;
 }
 
 function bytesToRead(session: DiscoveredSession, from: MessageResume | null): number {
@@ -39,7 +41,7 @@ export function extractStoppable(
 ): Promise<MessageExtract> {
   const file = opts.workerFile ?? fileURLToPath(new URL('./extract-worker.js', import.meta.url));
   const signal = opts.signal;
-  if (signal === undefined || bytesToRead(session, from) < (opts.minBytes ?? offThreadMinBytes) || !existsSync(file))
+  if (signal === undefined || (opts.bytes ?? bytesToRead(session, from)) < (opts.minBytes ?? offThreadMinBytes) || !existsSync(file))
     return extractor.extract(session, from);
   if (signal.aborted) return Promise.reject(stopped(session));
   return new Promise((resolve, reject) => {

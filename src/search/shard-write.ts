@@ -3,7 +3,7 @@
 // describes the result (cursors, bounds, generation, coverage notes).
 import { statSync } from 'node:fs';
 import type { DiscoveredSession } from '../agents/types.js';
-import { contentHash16, type MessageExtract, type MessageRecord } from '../record/message-index.js';
+import { contentHash16, type MessageExtract, type MessageRecord, type MessageResume } from '../record/message-index.js';
 import { mergeFrom } from './compaction.js';
 import { captureCursor, type FileCursor } from './file-cursor.js';
 import type { ManifestEntry, SegmentRef } from './manifest.js';
@@ -12,7 +12,6 @@ import { combineMarks, type Segment } from './segment.js';
 import type { SessionPlan } from './session-plan.js';
 import { newSegment, readShard, storeSegment, mergeSegments } from './shard-build.js';
 import type { Candidate } from './sweep-discovery.js';
-import { extractStoppable } from './extract-off-thread.js';
 import type { SweepReport } from './sweep-report.js';
 
 function identities(session: DiscoveredSession): Map<string, number> {
@@ -82,7 +81,8 @@ export async function indexSession(
   entry: ManifestEntry | undefined,
   now: () => number,
   report: SweepReport,
-  signal?: AbortSignal,
+  /** Runs the session's extraction: here, in a worker of its own, or on the pool (sweep.ts decides). */
+  extract: (session: DiscoveredSession, from: MessageResume | null) => Promise<MessageExtract>,
 ): Promise<ManifestEntry | null> {
   const pre = identities(c.session);
   const resume = plan.kind === 'resume' && entry !== undefined;
@@ -91,7 +91,7 @@ export async function indexSession(
   const from = resume
     ? { files: entry.cursors.map((x) => ({ path: x.path, offset: x.offset, mode: x.mode })), carry: structuredClone(entry.carry) }
     : null;
-  const result = await extractStoppable(c.extractor, c.session, from, signal === undefined ? {} : { signal });
+  const result = await extract(c.session, from);
   report.bytes_read += result.bytesRead;
   report.bad_lines += result.badLines;
   report.problems.push(...result.problems);

@@ -1,11 +1,13 @@
 import { appendFile, cp, mkdir, readdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support/temp.js';
+import { repoRoot, tempDir } from '../../test/support/temp.js';
+import type { AgentReader } from '../agents/types.js';
+import { claudeCodeReader } from '../agents/claude-code/reader.js';
 import { entryKey } from './manifest.js';
 import { search } from './query.js';
 import { ShardCache } from './shard-cache.js';
-import { appendTombstone, readManifest, storePaths, writeManifest } from './store.js';
+import { appendTombstone, readManifest, storePaths, storeRoot, writeManifest } from './store.js';
 import { sweep } from './sweep.js';
 import {
   appendSaid,
@@ -34,7 +36,58 @@ async function find(root: string, q: string, extra: Parameters<typeof search>[0]
   return search({ q, ...extra }, { root, cache: new ShardCache(root), now: clock });
 }
 
+/** The compiled pool worker (the global setup keeps dist current); the sources cannot run in a worker. */
+const pool = { workerFile: join(repoRoot, 'dist', 'scan', 'parse-worker.js'), minBytes: 0, workers: 1 };
+
+/** What a store holds per session: its records and the texts a search finds. */
+async function holdings(root: string) {
+  const m = await manifestOf(root);
+  return Object.fromEntries(
+    Object.entries(m.sessions)
+      .map(([k, e]) => [k, { records: e.records, cursors: e.cursors.map((c) => [c.path, c.offset]), carry: e.carry }] as const)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+}
+
 describe('sweep', () => {
+  it('reads on the worker pool what it reads alone: the same entries, hits and resumes', async () => {
+    const home = await tempDir();
+    const paths: string[] = [];
+    for (let i = 1; i <= 12; i++)
+      paths.push(
+        await writeSession(
+          home,
+          sid(i),
+          Array.from({ length: i * 4 }, (_, k) => ({
+            role: k % 2 === 0 ? ('user' as const) : ('assistant' as const),
+            text: `session ${i} line ${k} ${k === 1 ? 'pelican' : 'filler'}`,
+            ago: minutes(100 - k),
+          })),
+          `-p${i % 3}`,
+        ),
+      );
+    // A reader the pool's workers do not have: its sessions are read on this thread, after the pool's.
+    const slowHome = await tempDir();
+    await writeSession(slowHome, sid(99), [{ role: 'user', text: 'slow pelican', ago: minutes(9) }]);
+    const slow: AgentReader = { ...claudeCodeReader, messages: { ...claudeCodeReader.messages } };
+    const agents = [...claudeAgents(home), { reader: slow, homes: [claudeHome(slowHome)] }];
+    const alone = testStore(home);
+    const pooled = storeRoot(join(home, '.pooled'));
+    expect(await sweep({ root: alone, agents, now: clock })).toMatchObject({ extracted: 13, failed: [] });
+    expect(await sweep({ root: pooled, agents, now: clock, pool })).toMatchObject({ extracted: 13, failed: [] });
+    expect(await holdings(pooled)).toEqual(await holdings(alone));
+    const hits = async (root: string) => (await find(root, 'pelican')).sessions.map((x) => x.session_id).sort();
+    expect(await hits(pooled)).toEqual(await hits(alone));
+    expect(await hits(pooled)).toHaveLength(13);
+    for (const [i, path] of paths.slice(-4).entries())
+      await appendSaid(path, sid(i + 9), [{ role: 'user', text: 'and a cormorant', ago: minutes(1) }]);
+    await appendSaid(sessionPath(slowHome, sid(99)), sid(99), [{ role: 'user', text: 'and a cormorant', ago: minutes(1) }]);
+    expect(await sweep({ root: alone, agents, now: clock })).toMatchObject({ resumed: 5, unchanged: 8 });
+    expect(await sweep({ root: pooled, agents, now: clock, pool })).toMatchObject({ resumed: 5, unchanged: 8, failed: [] });
+    expect(await holdings(pooled)).toEqual(await holdings(alone));
+    expect((await find(pooled, 'cormorant')).sessions).toHaveLength(5);
+  });
+
   it('indexes every session once, then skips unchanged ones without reading', async () => {
     const home = await tempDir();
     await writeSession(home, sid(1), [{ role: 'user', text: 'alpha question', ago: minutes(5) }]);
