@@ -243,7 +243,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
       else {
         await Promise.all([here(), ...Array.from({ length: pool.size }, () => onWorker(pool))]);
         // The large sessions once the pool's workers are gone: a large read beside them took the
-        // build's peak memory past its bound (measured on the bench home: 350 MiB, 268 before the pool).
+        // build's peak memory past its bound (measured on the bench home: 325-358 MiB, 256-264 after, 262 before the pool).
         await pool.close();
         for (const item of lanes.own) {
           if (stopping()) break;
