@@ -121,7 +121,7 @@ describe('ParsePool', () => {
       const outcomes = await Promise.allSettled([...sessions, extra].map((s) => pool?.summarise(claudeCodeReader, s, null)));
       const failed = outcomes.filter((o) => o.status === 'rejected');
       expect(failed).toHaveLength(2);
-      for (const f of failed) expect(String(f.reason)).toMatch(/the scan worker stopped \(exit code 3\) while reading .*\.jsonl/);
+      for (const f of failed) expect(String(f.reason)).toMatch(/a reading worker stopped \(exit code 3\) while reading .*\.jsonl/);
       const read = outcomes.flatMap((o) => (o.status === 'fulfilled' && o.value !== undefined ? [o.value] : []));
       expect(read).toHaveLength(2);
       for (const s of read) expect(ids).toContain(s.row?.session_id);

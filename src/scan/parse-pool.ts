@@ -107,9 +107,9 @@ export class ParsePool {
     // fails no session: that session is read again here, and a fresh worker takes its place.
     w.on('error', (error) => {
       if (errorCode(error) === 'ERR_WORKER_OUT_OF_MEMORY') this.outOfMemory(w);
-      else this.lose(w, `the scan worker failed: ${error.message}`);
+      else this.lose(w, `a reading worker failed: ${error.message}`);
     });
-    w.on('exit', (code) => this.lose(w, `the scan worker stopped (exit code ${code})`));
+    w.on('exit', (code) => this.lose(w, `a reading worker stopped (exit code ${code})`));
     this.live.add(w);
   }
 
@@ -120,7 +120,7 @@ export class ParsePool {
       this.replacements--;
       this.spawn();
     }
-    this.lose(w, 'the scan worker ran out of memory');
+    this.lose(w, 'a reading worker ran out of memory');
     if (job !== undefined) job.here().then(job.resolve, job.reject);
   }
 
