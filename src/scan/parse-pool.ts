@@ -1,7 +1,7 @@
 // A small pool of worker threads for cold scans and index builds: JSON parsing is CPU-bound, so a
 // large home is read on every core, the calling thread's included (scan.ts and sweep.ts read there
-// too, so the pool starts one worker fewer than the cores). A worker takes sessions only once its modules have loaded: the
-// calling thread never waits on a worker still starting. Falls back to the calling thread where
+// too, so the pool starts one worker fewer than the cores). A worker takes sessions only once its
+// modules have loaded: the calling thread never waits on a worker still starting. Falls back to the calling thread where
 // workers are unavailable (e.g. under tests that run the TypeScript sources), not worth starting,
 // or all gone.
 import { existsSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // Worker thread body: says it is ready, then reads the sessions the pool sends, one message each:
-// a summary for a scan, the messages for the index sweep. The readers come with the registry this module imports: one bundle chunk, which a worker
-// starts as fast as it started when each reader was loaded on first use (measured: 46 against 48 ms
-// to ready).
+// a summary for a scan, the messages for the index sweep. The readers come with the registry this
+// module imports: one bundle chunk, which a worker starts as fast as it started when each reader
+// was loaded on first use (measured: 46 against 48 ms to ready).
 import { parentPort } from 'node:worker_threads';
 import { loadReader } from '../agents/registry.js';
 import type { DiscoveredSession } from '../agents/types.js';

@@ -14,18 +14,12 @@ import type { ExtractRequest } from './extract-worker.js';
 export const offThreadMinBytes = 16 << 20;
 
 export interface OffThreadOptions {
+  /** The bytes this read costs: what the session alone reads (sweep-lanes.ts sizes it). */
+  bytes: number;
   signal?: AbortSignal;
   /** The compiled worker body; defaults to `extract-worker.js` beside this module. */
   workerFile?: string;
   minBytes?: number;
-  /** The bytes this read costs, where the caller knows better than the files' sizes (a database many sessions share). */
-  bytes?: number;
-}
-
-function bytesToRead(session: DiscoveredSession, from: MessageResume | null): number {
-  let n = 0;
-  for (const f of session.files) n += Math.max(0, f.size - (from?.files.find((x) => x.path === f.path)?.offset ?? 0));
-  return n;
 }
 
 function stopped(session: DiscoveredSession): FsError {
@@ -37,11 +31,11 @@ export function extractStoppable(
   extractor: MessageExtractor,
   session: DiscoveredSession,
   from: MessageResume | null,
-  opts: OffThreadOptions = {},
+  opts: OffThreadOptions,
 ): Promise<MessageExtract> {
   const file = opts.workerFile ?? fileURLToPath(new URL('./extract-worker.js', import.meta.url));
   const signal = opts.signal;
-  if (signal === undefined || (opts.bytes ?? bytesToRead(session, from)) < (opts.minBytes ?? offThreadMinBytes) || !existsSync(file))
+  if (signal === undefined || opts.bytes < (opts.minBytes ?? offThreadMinBytes) || !existsSync(file))
     return extractor.extract(session, from);
   if (signal.aborted) return Promise.reject(stopped(session));
   return new Promise((resolve, reject) => {

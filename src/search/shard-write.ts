@@ -73,6 +73,9 @@ function entryFrom(
   };
 }
 
+/** How a sweep has one session's messages extracted: here, in a worker of its own, or on the pool (sweep.ts decides). */
+export type Extract = (session: DiscoveredSession, from: MessageResume | null) => Promise<MessageExtract>;
+
 /** The sweep's work on one session, given its plan; returns the new entry or null to leave it. */
 export async function indexSession(
   root: string,
@@ -81,8 +84,7 @@ export async function indexSession(
   entry: ManifestEntry | undefined,
   now: () => number,
   report: SweepReport,
-  /** Runs the session's extraction: here, in a worker of its own, or on the pool (sweep.ts decides). */
-  extract: (session: DiscoveredSession, from: MessageResume | null) => Promise<MessageExtract>,
+  extract: Extract,
 ): Promise<ManifestEntry | null> {
   const pre = identities(c.session);
   const resume = plan.kind === 'resume' && entry !== undefined;

@@ -27,10 +27,11 @@ export function splitWork(
   const pooled: Work[] = [];
   let pooledBytes = 0;
   for (const w of work) {
+    // A resumed session reads from its cursors on (a map: OpenCode's sessions have thousands of files).
     const entry = w.plan.kind === 'resume' ? entries[w.c.key] : undefined;
+    const read = new Map(entry?.cursors.map((x) => [x.path, x.offset]));
     let n = 0;
-    for (const f of w.c.session.files)
-      if (uses.get(f.path) === 1) n += Math.max(0, f.size - (entry?.cursors.find((x) => x.path === f.path)?.offset ?? 0));
+    for (const f of w.c.session.files) if (uses.get(f.path) === 1) n += Math.max(0, f.size - (read.get(f.path) ?? 0));
     bytes.set(w, n);
     if (n >= offThreadMinBytes || readerFor(w.c.reader.id) !== w.c.reader) own.push(w);
     else {

@@ -7,7 +7,7 @@ import type { AgentHomes } from '../scan/scan.js';
 import { defaultWindowDays, snapshotId } from './manifest.js';
 import { ManifestWriter } from './manifest-writer.js';
 import { planSession, type SessionPlan } from './session-plan.js';
-import { indexSession } from './shard-write.js';
+import { type Extract, indexSession } from './shard-write.js';
 import { ensureStore, listGenerations, openManifestForWrite, quarantineFile, readTombstones, storePaths, writeAtomic } from './store.js';
 import { readLastSweep } from './coverage.js';
 import type { SweepCaches } from './sweep-caches.js';
@@ -18,8 +18,6 @@ import { emptyReport, type SweepReport } from './sweep-report.js';
 import { acquireWriterLock, type LockBody } from './writer-lock.js';
 import { dayMs } from '../fs/clock.js';
 import { mapPool } from '../fs/pool.js';
-import type { DiscoveredSession } from '../agents/types.js';
-import type { MessageExtract, MessageResume } from '../record/message-index.js';
 import { ParsePool, type ParsePoolOptions } from '../scan/parse-pool.js';
 import { extractStoppable } from './extract-off-thread.js';
 import { splitWork, type Work } from './sweep-lanes.js';
@@ -52,8 +50,6 @@ export interface SweepOptions {
   /** The worker pool a large build reads on (thresholds, worker file, count); the defaults suit the CLI. */
   pool?: ParsePoolOptions;
 }
-
-type Extract = (session: DiscoveredSession, from: MessageResume | null) => Promise<MessageExtract>;
 
 /** Read through a function: a signal can abort while an await is pending, which narrowing cannot see. */
 const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
@@ -213,8 +209,8 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
     const stopPool = (): void => void pool?.close();
     opts.signal?.addEventListener('abort', stopPool, { once: true });
     try {
-      const inOrder = async (): Promise<void> => {
-        for (const item of work) {
+      const inTurn = async (items: readonly Work[]): Promise<void> => {
+        for (const item of items) {
           if (stopping()) return;
           await index(item);
         }
@@ -239,16 +235,14 @@ export async function sweep(opts: SweepOptions): Promise<SweepReport> {
         }
       };
       // Without workers, in the order discovery found them, as a sweep has always gone.
-      if (pool === null) await inOrder();
+      if (pool === null) await inTurn(work);
       else {
         await Promise.all([here(), ...Array.from({ length: pool.size }, () => onWorker(pool))]);
         // The large sessions once the pool's workers are gone: a large read beside them took the
-        // build's peak memory past its bound (measured on the bench home: 325-358 MiB, 256-264 after, 262 before the pool).
+        // build's peak memory past its bound (measured on the bench home: 325-358 MiB; 256-264 after,
+        // 262 before the pool).
         await pool.close();
-        for (const item of lanes.own) {
-          if (stopping()) break;
-          await index(item);
-        }
+        await inTurn(lanes.own);
       }
       while (flushing !== null) await flushing;
     } finally {
