@@ -1,7 +1,7 @@
 // Page tokens: versioned opaque strings pinned to the transcript they were minted against (root,
 // relPath, dev+ino, a hash of the bytes before the offset) and to a line start, so paging never reads
 // a stale offset against another file.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../fs/crypto.js';
 import type { FileHandle } from 'node:fs/promises';
 import { isObject } from '../json/narrow.js';
 import { agentIds, type AgentId } from '../record/types.js';
@@ -52,7 +52,7 @@ export async function identityOf(handle: FileHandle): Promise<FileIdentity & { s
 
 /** The hash of the bytes a token's offset rests on: the file's first 4 KiB and the 4 KiB before it. */
 export async function offsetHash(handle: FileHandle, offset: number): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = nodeCrypto().createHash('sha256');
   const head = Buffer.allocUnsafe(Math.min(sampleBytes, offset));
   hash.update(head.subarray(0, await readFull(handle, head, head.length, 0)));
   const tailStart = Math.max(0, offset - sampleBytes);

@@ -1,7 +1,7 @@
 // The one atomic file write: a private temp file in the target's folder, written, fsynced, renamed
 // over the target (or hard-linked, to create it only if absent), the folder fsynced; on any failure
 // the temp file is removed and the target keeps its old content. A reader sees old or new, never torn.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './crypto.js';
 import { closeSync, constants, fchmodSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { wrapOsError } from './errors.js';
@@ -52,7 +52,7 @@ interface Pending {
 }
 
 function begin(path: string, opts: AtomicWriteOptions): Pending {
-  const tmp = opts.temp ?? join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = opts.temp ?? join(dirname(path), `.${basename(path)}.${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
   const mode = opts.mode ?? 0o600;
   let fd: number;
   try {

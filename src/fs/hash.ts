@@ -1,9 +1,9 @@
 // The one content hash: SHA-256 as hex (a string hashed as UTF-8), whole or as its short form.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from './crypto.js';
 
 /** The SHA-256 of `data` as 64 hex digits (a string is hashed as UTF-8). */
 export function sha256Hex(data: string | Uint8Array): string {
-  const h = createHash('sha256');
+  const h = nodeCrypto().createHash('sha256');
   if (typeof data === 'string') h.update(data, 'utf8');
   else h.update(data);
   return h.digest('hex');

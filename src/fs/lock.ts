@@ -8,7 +8,7 @@
 //     hand) is stale once older than `graceMs`.
 // A stale lock is moved aside (rename: of two breakers only one gets it) and deleted only if it is
 // still the one judged stale; a fresh lock moved by mistake is put back.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './crypto.js';
 import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, utimesSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -155,7 +155,7 @@ function tryCreate(path: string, body: LockHolder): boolean {
 }
 
 function breakStale(path: string, judged: Seen): void {
-  const aside = `${path}.stale-${randomBytes(6).toString('hex')}`;
+  const aside = `${path}.stale-${nodeCrypto().randomBytes(6).toString('hex')}`;
   try {
     renameSync(path, aside);
   } catch (error) {
@@ -238,7 +238,7 @@ function heldLock(path: string, state: Attempt, heartbeatMs: number | null): Hel
 
 function start(clock: Clock): Attempt {
   return {
-    body: { pid: process.pid, host: thisHost, token: randomBytes(12).toString('hex'), at_ms: clock.now() },
+    body: { pid: process.pid, host: thisHost, token: nodeCrypto().randomBytes(12).toString('hex'), at_ms: clock.now() },
     recovered: false,
     last: null,
   };

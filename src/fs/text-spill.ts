@@ -1,6 +1,6 @@
 // A file-backed `TextSink`: texts are appended to an unlinked temporary file (gone when the process
 // ends, however it ends) and read back one at a time when the record is printed.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './crypto.js';
 import { closeSync, constants, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TextSink } from '../record/spill-scope.js';
@@ -15,7 +15,7 @@ const open = '\ufdd0';
 const close = '\ufdd1';
 
 export class TextSpill implements TextSink {
-  private readonly nonce = randomBytes(6).toString('hex');
+  private readonly nonce = nodeCrypto().randomBytes(6).toString('hex');
   private readonly token = new RegExp(`${open}${this.nonce}:(\\d+)${close}`, 'g');
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
@@ -26,7 +26,7 @@ export class TextSpill implements TextSink {
   /** Opens the store in `dir` (created if missing); the file is unlinked at once and lives only in the open descriptor. */
   static open(dir: string): TextSpill {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const path = join(dir, `spill-${process.pid}-${randomBytes(6).toString('hex')}`);
+    const path = join(dir, `spill-${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}`);
     const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, 0o600);
     unlinkSync(path);
     return new TextSpill(fd);

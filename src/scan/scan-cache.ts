@@ -1,7 +1,7 @@
 // Per-session scan summaries cached under the state root, keyed by each file's path, size, mtime
 // and a hash of its first bytes, so an unchanged home is listed (and its usage reported) without
 // parsing anything. The file is validated at load: a corrupt one is moved aside and rebuilt.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../fs/crypto.js';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileProblem } from '../agents/types.js';
@@ -37,7 +37,7 @@ const entriesMark = ',"entries":';
 
 /** The digest `save` writes over the entries' JSON text. */
 function entriesDigest(entriesJson: string): string {
-  return createHash('sha1').update(entriesJson).digest('base64url');
+  return nodeCrypto().createHash('sha1').update(entriesJson).digest('base64url');
 }
 
 /**

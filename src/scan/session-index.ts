@@ -2,7 +2,7 @@
 // (with the cache key the scan saw) and the ctimes of the folders those files lie in, so `show`,
 // `tail` and `rename` find a session by id or unique prefix without walking every home. A few
 // hundred KiB against the scan cache's MiBs: reading it costs less than the walk it saves.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../fs/crypto.js';
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
@@ -186,7 +186,8 @@ export async function writeSessionIndex(
   // index there was written for (and that index untouched since) leave nothing to write. A key
   // covers the size and mtime of every file of its session, shared files (a database) included. A folder
   // that moved with no session changed is found by the lookup, which drops the digest (see unchanged()).
-  const digest = createHash('sha1')
+  const digest = nodeCrypto()
+    .createHash('sha1')
     .update(JSON.stringify([readerVersion, homes, rows]))
     .digest('base64url');
   const stampBefore = indexStamp(path);

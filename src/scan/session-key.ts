@@ -1,6 +1,6 @@
 // The cache key of a discovered session (every file's size and mtime and a hash of the main file's
 // first bytes): the scan cache and the session index trust an entry only while it is unchanged.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../fs/crypto.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { DiscoveredSession } from '../agents/types.js';
@@ -18,7 +18,7 @@ function prefixHash(path: string): string {
   try {
     const buf = Buffer.alloc(prefixBytes);
     const bytesRead = readSync(fd, buf, 0, prefixBytes, 0);
-    return createHash('sha1').update(buf.subarray(0, bytesRead)).digest('base64url').slice(0, 16);
+    return nodeCrypto().createHash('sha1').update(buf.subarray(0, bytesRead)).digest('base64url').slice(0, 16);
   } finally {
     closeSync(fd);
   }
@@ -68,7 +68,8 @@ function identityHash(home: string, files: DiscoveredSession['files'], prefix: s
     numbers[2 * i] = f.size;
     numbers[2 * i + 1] = f.mtimeMs;
   }
-  return createHash('sha1')
+  return nodeCrypto()
+    .createHash('sha1')
     .update(`${under}\u0000${n}\u0001`)
     .update(paths)
     .update(new Uint8Array(numbers.buffer, 0, 16 * n))

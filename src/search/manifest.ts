@@ -1,6 +1,6 @@
 // The store's one mutable file: which segments make each session's shard, the cursors they were read
 // to, and a revision that pins query snapshots (seed 000 "The shard store").
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../fs/crypto.js';
 import { z } from 'zod';
 import { agentIds, type AgentId } from '../record/types.js';
 import type { JsonValue } from '../record/message-index.js';
@@ -159,7 +159,7 @@ const cursorShapeCheck: FileCursor = {} as z.infer<typeof cursorSchema>;
 void cursorShapeCheck;
 
 export function newEpoch(): string {
-  return randomBytes(6).toString('hex');
+  return nodeCrypto().randomBytes(6).toString('hex');
 }
 
 export function emptyManifest(nowMs: number, windowDays = defaultWindowDays): Manifest {

@@ -1,7 +1,7 @@
 // The message-search store on disk (seed 000 "The shard store"): immutable content-named generation
 // files (each with its n-gram filter), one manifest replaced atomically, tombstones in their own
 // append-only file (so a corrupt-manifest rebuild keeps them), and quarantine for what is corrupt.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../fs/crypto.js';
 import { statSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -110,7 +110,7 @@ export async function openManifestForWrite(
   }
   if (read.state === 'missing') return { manifest: emptyManifest(nowMs, windowDays), quarantined: null, stamp };
   const paths = storePaths(root);
-  const dest = join(paths.quarantine, `manifest.corrupt-${nowMs}-${randomBytes(3).toString('hex')}`);
+  const dest = join(paths.quarantine, `manifest.corrupt-${nowMs}-${nodeCrypto().randomBytes(3).toString('hex')}`);
   await rename(paths.manifest, dest).catch((error: unknown) => {
     if (!isNotFound(error)) throw error;
   });
@@ -120,7 +120,7 @@ export async function openManifestForWrite(
 /** Moves a corrupt state file into `quarantine/` (kept for a look, never trusted); returns where it went. */
 export async function quarantineFile(root: string, path: string, nowMs: number): Promise<string> {
   const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.json$/, '');
-  const dest = join(storePaths(root).quarantine, `${name}.corrupt-${nowMs}-${randomBytes(3).toString('hex')}`);
+  const dest = join(storePaths(root).quarantine, `${name}.corrupt-${nowMs}-${nodeCrypto().randomBytes(3).toString('hex')}`);
   await rename(path, dest);
   return dest;
 }

@@ -9,7 +9,7 @@
 // The files' rule is the cursors' own (file-cursor.ts `unchangedPerDiscovery`): size and
 // millisecond mtime, trusted only for files whose mtime was at least `racyMs` old when the memo
 // was written, so a write in the same timestamp tick cannot hide.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../fs/crypto.js';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -73,7 +73,7 @@ export function memoInputs(
   candidates: readonly Candidate[],
   windowDays: number | undefined,
 ): string {
-  const h = createHash('sha256');
+  const h = nodeCrypto().createHash('sha256');
   const paths = storePaths(root);
   // The index format too: a store of an older format is rebuilt by the next full sweep, so a memo
   // written under another format must never answer for it.
