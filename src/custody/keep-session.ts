@@ -52,7 +52,10 @@ interface Planned {
   rel: string;
   entry: TreeEntry;
   facts: SourceFacts;
-  /** An export's bytes, made only when the manifest could not vouch for them. */
+  /**
+   * An export's bytes, made only when the manifest could not vouch for them; handed to the copy once
+   * (openSource), so that they are not held while the copy waits in the publisher's batch.
+   */
   data?: Buffer;
 }
 
@@ -122,13 +125,19 @@ function keptFacts(run: KeepRun, rel: string): KeptFacts | null {
   return { size: st.size, mtimeMs: st.mtimeMs };
 }
 
+/** The source's bytes; an export's are taken from the plan (see Planned.data). */
 async function openSource(run: KeepRun, p: Planned): Promise<ByteSource> {
-  if (p.data !== undefined) return bufferSource(p.data, p.rel);
-  return openVendorFile(run.home, p.rel, run.vendorDirs);
+  const data = p.data;
+  if (data === undefined) return openVendorFile(run.home, p.rel, run.vendorDirs);
+  p.data = undefined;
+  return bufferSource(data, p.rel);
 }
 
+/** What the manifest records of a source as it was opened (not the source: an export's holds its bytes). */
+type Opened = Pick<ByteSource, 'size' | 'mtimeMs' | 'identity'>;
+
 /** Tells the manifest the kept copy now equals the source as it was opened. */
-function remember(run: KeepRun, session: DiscoveredSession, p: Planned, src: ByteSource): void {
+function remember(run: KeepRun, session: DiscoveredSession, p: Planned, src: Opened): void {
   if (p.entry.kind === 'export') run.manifest.recordExport(p.rel, session.files, src.size);
   else if (src.identity !== null && src.mtimeMs !== null)
     run.manifest.recordFile(p.rel, { size: src.size, mtimeMs: src.mtimeMs, ...src.identity });
@@ -139,7 +148,7 @@ function remember(run: KeepRun, session: DiscoveredSession, p: Planned, src: Byt
 type Settled = KeepOutcome | FileFailure | 'stopped';
 
 /** Waits for a written copy to be published, then tells the manifest what the kept file now equals. */
-async function settle(run: KeepRun, session: DiscoveredSession, p: Planned, src: ByteSource, result: ActionResult): Promise<Settled> {
+async function settle(run: KeepRun, session: DiscoveredSession, p: Planned, src: Opened, result: ActionResult): Promise<Settled> {
   try {
     await result.published;
   } catch (error) {
@@ -195,7 +204,8 @@ async function carryOut(
       } finally {
         await src.close();
       }
-      return { outcome: settle(run, session, p, src, result) };
+      const opened: Opened = { size: src.size, mtimeMs: src.mtimeMs, identity: src.identity };
+      return { outcome: settle(run, session, p, opened, result) };
     } catch (error) {
       run.manifest.forget(p.rel);
       return { outcome: Promise.resolve(isStop(run, error) ? 'stopped' : failure(p.rel, error)) };
