@@ -33,6 +33,12 @@ const readValues = (path: string): Promise<unknown[]> =>
 describe('withReadOnlyDatabase', () => {
   afterEach(() => closeKeptDatabases());
 
+  it("bounds a kept connection's page cache to SQLite's 2 MB, not better-sqlite3's 16 MB", async () => {
+    // A scan or keep reads each page once: a larger cache only grows, one per kept database.
+    const { path } = await readOnce('v');
+    expect(await withReadOnlyDatabase(path, 100, (db) => db.pragma('cache_size', { simple: true }))).toBe(-2000);
+  });
+
   it('reads the rows a writer committed after the previous read of the same database', async () => {
     const { path } = await readOnce('first');
     const writer = new Database(path);

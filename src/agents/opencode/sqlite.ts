@@ -65,10 +65,6 @@ function partsInOrder(db: BetterSqlite3.Database, rootId: string, partDataBytes:
 function treeRead(db: BetterSqlite3.Database): TreeRead {
   let read = treeReads.get(db);
   if (read === undefined) {
-    // A scan reads each session's pages once, so a kept connection's page cache only grows: at
-    // better-sqlite3's 16 MB it was ~18 MB of a cold scan's peak RSS on the bench home (137 → 155 MB).
-    // SQLite's own default of 2 MB keeps the tables' inner pages.
-    db.pragma('cache_size = -2000');
     // One read transaction, so a writer cannot slip a half-written step between the reads.
     read = db.transaction(
       (rootId: string, partDataBytes: boolean): OcRows => ({
