@@ -12,6 +12,8 @@ import { agentEnv, timed } from './run.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'dist', 'cli', 'main.js');
+/** The V8 flags the bin's shebang gives node (`#!/usr/bin/env -S node --flag …`). */
+const binFlags = (readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '').split(/\s+/).filter((w) => w.startsWith('--'));
 const home = resolve(process.argv[2] ?? join(here, '.cache', 'home-256m'));
 const ccusage = join(here, '.tools', 'ccusage', 'node_modules', '.bin', 'ccusage');
 
@@ -123,7 +125,7 @@ const explained = {
 
 /**
  * The floor of any unchanged report that checks each log before trusting what it remembers: a bare
- * node process (the bin's flag) that only stats every file of every session discovery lists, once.
+ * node process (the bin's flags) that only stats every file of every session discovery lists, once.
  * An append shows only in the file's own size and mtime, so no design can skip these stats.
  */
 async function statFloor() {
@@ -138,7 +140,7 @@ async function statFloor() {
   const script = `const fs=require('node:fs');for(const p of fs.readFileSync(${JSON.stringify(list)},'utf8').split('\\n'))fs.statSync(p,{throwIfNoEntry:false});`;
   let best;
   for (let i = 0; i < 3; i++) {
-    const r = timed(process.execPath, ['--max-semi-space-size=4', '-e', script], {});
+    const r = timed(process.execPath, [...binFlags, '-e', script], {});
     if (best === undefined || r.seconds < best.seconds) best = r;
   }
   rmSync(dir, { recursive: true, force: true });
