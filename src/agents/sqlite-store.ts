@@ -82,7 +82,7 @@ function connection(Database: typeof BetterSqlite3, path: string, st: Stats, bus
   const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
   // A scan or a keep reads each session's pages once, so a kept connection's page cache only grows,
   // up to better-sqlite3's 16 MB a connection: OpenCode's was ~18 MB of a cold scan's peak RSS on the
-  // bench home (137 → 155 MB), and Crush's 13 databases and Goose's took a first keep to 321 MiB.
+  // bench home (137 → 155 MB); a first keep of Crush's 13 databases peaked at 243 MiB (181 with this).
   // SQLite's own default of 2 MB keeps the tables' inner pages; the OS keeps the file's.
   db.pragma('cache_size = -2000');
   const c: KeptConnection = { db, dev: st.dev, ino: st.ino, timeoutMs: busyTimeoutMs, timer: undefined };

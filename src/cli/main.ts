@@ -3,8 +3,8 @@
 // keep memory down at no cost in time (measured on the bench home, paired runs): a small young
 // generation keeps a large `show` under 300 MiB; an old generation let grow by half its live size
 // between full collections (V8's own rule allows up to 4x) keeps the garbage of a first `keep` from
-// taking it to 320-345 MiB (now 242-247; its live heap stays under ~65 MiB) and a cold `index` from
-// 253-257 to 211-214 MiB. Alone, that growth rule cost `tail` 25 ms of start-up; from a 64 MB first
+// taking it to 320-345 MiB (now 242-251; its live heap stays under ~65 MiB) and a cold `index` from
+// 253-262 to 211-220 MiB. Alone, that growth rule cost `tail` 25 ms of start-up; from a 64 MB first
 // limit it costs nothing. Any V8 flag turns Node's own code cache away (~12 ms a start, paid since
 // the first); more flags cost nothing more.
 import { dirname, join } from 'node:path';
