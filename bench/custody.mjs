@@ -123,9 +123,9 @@ try {
   console.log(
     `  first keep: ${first.totals.copied} files copied, ${first.totals.failed} failed, ${fmt(kept.total / 1048576)} MiB in ${fmt(keepMs / 1000, 2)} s, cpu ${fmt((keepCpu.user + keepCpu.system) / 1e6, 2)} s (every file fsynced); cp -r: ${cpBytes.files} files, ${fmt(cpBytes.total / 1048576)} MiB in ${fmt(cpMs / 1000, 2)} s`,
   );
-  // This process ran only discovery before it (cp ran in children): its peak is the first keep's. It
-  // runs without the bin's small young generation (`npm run bench` starts it with plain node), which
-  // the CLI has: `/usr/bin/time agentlog keep` is the figure a user sees.
+  // This process ran only discovery before it (cp ran in children): its peak is the first keep's.
+  // `npm run bench` starts this script with the bin's V8 flags, as `agentlog keep` runs; with plain
+  // node the figure is higher (a larger young generation, and old-generation garbage let grow 4x).
   console.log(`  first keep, peak RSS of this process: ${fmt(process.resourceUsage().maxRSS / 1024)} MiB (goal 300)`);
   for (const s of first.sessions)
     for (const f of s.failed.slice(0, 3)) console.log(`    failed: ${s.agent} ${s.session_id} ${f.path}: ${f.message}`);

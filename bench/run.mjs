@@ -226,14 +226,22 @@ function benchScan(home, stats) {
   }
 }
 
-function runScript(name, script, home, stats) {
+/** The V8 flags the bin's shebang gives node (`#!/usr/bin/env -S node --flag …`). */
+function binFlags() {
+  const first = readFileSync(join(here, '..', 'dist', 'cli', 'main.js'), 'utf8').split('\n', 1)[0] ?? '';
+  return first.split(/\s+/).filter((w) => w.startsWith('--'));
+}
+
+/** Runs a section's script; `asBin`: under the bin's V8 flags, for a script that runs the library in process as the CLI would. */
+function runScript(name, script, home, stats, asBin = false) {
   const path = join(here, script);
   if (!existsSync(path)) {
     console.log(`\n## ${name}: ${script} not present`);
     return;
   }
   console.log(`\n## ${name}`);
-  const r = spawnSync('node', [path, home, stats.bigFile ?? ''], { stdio: 'inherit', env: { ...process.env } });
+  const args = [...(asBin ? binFlags() : []), path, home, stats.bigFile ?? ''];
+  const r = spawnSync('node', args, { stdio: 'inherit', env: { ...process.env } });
   if (r.status !== 0) console.log(`  (${script} exited ${r.status})`);
 }
 
@@ -244,7 +252,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (want('scan')) benchScan(home, stats);
   if (want('agents')) runScript('per-agent scan throughput (issue 3)', 'agents.mjs', home, stats);
   if (want('sessionlog')) runScript('session-log writer (issue 4)', 'sessionlog-write.mjs', home, stats);
-  if (want('custody')) runScript('custody (issue 5)', 'custody.mjs', home, stats);
+  // Under the bin's flags: its peak RSS is the first keep's as `agentlog keep` has it.
+  if (want('custody')) runScript('custody (issue 5)', 'custody.mjs', home, stats, true);
   if (want('search')) runScript('message search (issue 6)', 'search.mjs', home, stats);
   if (want('usage')) runScript('usage (issue 15)', 'usage.mjs', home, stats);
   if (want('tail')) runScript('tail by id through the scan cache (issue 16)', 'tail.mjs', home, stats);
