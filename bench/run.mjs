@@ -227,7 +227,7 @@ function benchScan(home, stats) {
 }
 
 /** The V8 flags the bin's shebang gives node (`#!/usr/bin/env -S node --flag …`). */
-function binFlags() {
+export function binFlags() {
   const first = readFileSync(join(here, '..', 'dist', 'cli', 'main.js'), 'utf8').split('\n', 1)[0] ?? '';
   return first.split(/\s+/).filter((w) => w.startsWith('--'));
 }

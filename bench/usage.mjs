@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadReaders } from '../dist/agents/registry.js';
-import { agentEnv, timed } from './run.mjs';
+import { agentEnv, binFlags, timed } from './run.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = join(here, '..', 'dist', 'cli', 'main.js');
-/** The V8 flags the bin's shebang gives node (`#!/usr/bin/env -S node --flag …`). */
-const binFlags = (readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '').split(/\s+/).filter((w) => w.startsWith('--'));
 const home = resolve(process.argv[2] ?? join(here, '.cache', 'home-256m'));
 const ccusage = join(here, '.tools', 'ccusage', 'node_modules', '.bin', 'ccusage');
 
@@ -140,7 +138,7 @@ async function statFloor() {
   const script = `const fs=require('node:fs');for(const p of fs.readFileSync(${JSON.stringify(list)},'utf8').split('\\n'))fs.statSync(p,{throwIfNoEntry:false});`;
   let best;
   for (let i = 0; i < 3; i++) {
-    const r = timed(process.execPath, [...binFlags, '-e', script], {});
+    const r = timed(process.execPath, [...binFlags(), '-e', script], {});
     if (best === undefined || r.seconds < best.seconds) best = r;
   }
   rmSync(dir, { recursive: true, force: true });

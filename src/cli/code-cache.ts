@@ -48,9 +48,12 @@ function shortHash(text: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
-/** The cache file's name for a chunk of this size and mtime, under this runtime. */
-function entryName(chunk: string, size: number, mtimeMs: number, runtime: string): string {
-  return `${chunk}.${size}-${Math.trunc(mtimeMs)}.${runtime}.v8`;
+/** Which build of a chunk a cache file was made from: its size and mtime. */
+const versionOf = (st: { size: number; mtimeMs: number }): string => `${st.size}-${Math.trunc(st.mtimeMs)}`;
+
+/** The cache file's name for this build of a chunk, under this runtime. */
+function entryName(chunk: string, version: string, runtime: string): string {
+  return `${chunk}.${version}.${runtime}.v8`;
 }
 
 /** The chunk and the version of it (size, mtime) a cache file was made from; undefined for a name not ours. */
@@ -74,8 +77,7 @@ export function cacheCompiledCode(bundleDir: string, cacheDir: string): void {
     let path: string | undefined;
     let cachedData: Buffer | undefined;
     try {
-      const st = statSync(filename);
-      path = join(cacheDir, entryName(basename(filename), st.size, st.mtimeMs, runtime));
+      path = join(cacheDir, entryName(basename(filename), versionOf(statSync(filename)), runtime));
       cachedData = readFileSync(path);
     } catch {
       // No cache yet (or none readable): compiled from source, and cached at exit.
@@ -112,8 +114,7 @@ function prune(bundleDir: string, cacheDir: string): void {
   const current = new Map<string, string>();
   for (const name of readdirSync(bundleDir)) {
     if (!name.endsWith('.js')) continue;
-    const st = statSync(join(bundleDir, name));
-    current.set(name, `${st.size}-${Math.trunc(st.mtimeMs)}`);
+    current.set(name, versionOf(statSync(join(bundleDir, name))));
   }
   for (const name of readdirSync(cacheDir)) {
     const entry = parseEntryName(name);
